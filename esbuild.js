@@ -1,0 +1,33 @@
+// Bundles the extension and the CLI. Type-checking is separate (npm run check-types).
+const esbuild = require('esbuild');
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: !production,
+  minify: production,
+  logLevel: 'warning',
+  legalComments: 'none',
+};
+
+async function main() {
+  const builds = [
+    { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+    { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  ];
+  if (watch) {
+    for (const b of builds) (await esbuild.context(b)).watch();
+    return;
+  }
+  await Promise.all(builds.map((b) => esbuild.build(b)));
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

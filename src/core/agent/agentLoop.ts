@@ -1,0 +1,84 @@
+import type { ToolCallResult } from '../calls/toolRouter';
+import type { ExposedTool } from '../host/mcpHost';
+import type { AgentMessage, ModelStreamPart, ModelToolDefinition, ToolCallIntent, ToolRound } from './agentMessages';
+
+/** The model port: send messages and tools, stream back text and tool calls. */
+export interface ChatModelPort {
+  send(messages: readonly AgentMessage[], tools: readonly ModelToolDefinition[], signal: AbortSignal): AsyncIterable<ModelStreamPart>;
+}
+
+/** Where the loop reports to the user. */
+export interface ResponseSink {
+  text(chunk: string): void;
+  progress(message: string): void;
+}
+
+/** The host side the loop needs: tools of the active role and the router. */
+export interface ToolHost {
+  exposedTools(): readonly ExposedTool[];
+  call(request: { name: string; args?: unknown; signal?: AbortSignal }): Promise<ToolCallResult>;
+}
+
+export interface AgentRunResult {
+  readonly rounds: readonly ToolRound[];
+  readonly stopReason: 'done' | 'maxRounds' | 'cancelled';
+}
+
+/** Convert the role's registry entries into model tool definitions. */
+export function toModelTools(tools: readonly ExposedTool[]): ModelToolDefinition[] {
+  return tools.map(({ entry }) => ({
+    name: entry.name,
+    description: entry.tool.description ?? entry.tool.title ?? entry.tool.name,
+    inputSchema: (entry.tool.inputSchema ?? { type: 'object', properties: {} }) as Record<string, unknown>,
+  }));
+}
+
+/**
+ * The bounded agent loop: ask the model, run the tool calls it makes (concurrently within a round)
+ * through the host's router, feed the results back, until it answers without tool calls or
+ * `maxRounds` is reached. Tool failures are results for the model, never reasons to stop.
+ */
+export class AgentLoop {
+  constructor(
+    private readonly model: ChatModelPort,
+    private readonly host: ToolHost,
+    private readonly sink: ResponseSink,
+    private readonly maxRounds: number,
+  ) {}
+
+  async run(history: readonly AgentMessage[], signal: AbortSignal): Promise<AgentRunResult> {
+    const messages: AgentMessage[] = [...history];
+    const rounds: ToolRound[] = [];
+    for (let round = 0; ; round++) {
+      if (signal.aborted) return { rounds, stopReason: 'cancelled' };
+      // Re-read every round: list_changed may have changed the role's tools meanwhile.
+      const tools = toModelTools(this.host.exposedTools());
+      let text = '';
+      const calls: ToolCallIntent[] = [];
+      for await (const part of this.model.send(messages, tools, signal)) {
+        if (part.type === 'text') {
+          text += part.text;
+          this.sink.text(part.text);
+        } else {
+          calls.push(part.call);
+        }
+      }
+      if (calls.length === 0) return { rounds, stopReason: 'done' };
+      if (round >= this.maxRounds) {
+        this.sink.text(`\n\n_Stopped after ${this.maxRounds} tool rounds (mcpHost.maxToolRounds); the model still wanted to call ${calls.map((c) => c.name).join(', ')}._`);
+        return { rounds, stopReason: 'maxRounds' };
+      }
+      messages.push({ role: 'assistant', text, toolCalls: calls });
+      const results = await Promise.all(
+        calls.map(async (call) => {
+          this.sink.progress(`Calling ${call.name}…`);
+          const r = await this.host.call({ name: call.name, args: call.input, signal });
+          return { callId: call.callId, name: call.name, outcome: r.outcome, parts: r.parts };
+        }),
+      );
+      messages.push({ role: 'tool', results });
+      rounds.push({ text, toolCalls: calls, results });
+      if (signal.aborted) return { rounds, stopReason: 'cancelled' };
+    }
+  }
+}

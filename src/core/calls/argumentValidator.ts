@@ -1,0 +1,65 @@
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+
+export type ValidationResult = { ok: true } | { ok: false; errors: readonly string[] };
+
+/**
+ * Checks tool-call arguments against the tool's `inputSchema` before the server sees them, so a
+ * malformed call costs one model round instead of a server error. Validators are cached per
+ * definition hash; a schema that cannot be compiled is not enforced (the server still validates).
+ */
+export class ArgumentValidator {
+  private readonly draft7 = withFormats(new Ajv({ allErrors: true, strict: false, validateSchema: false }));
+  private readonly draft2020 = withFormats(new Ajv2020({ allErrors: true, strict: false, validateSchema: false }));
+  private readonly cache = new Map<string, ValidateFunction | Error>();
+
+  constructor(private readonly onSchemaError?: (tool: string, error: string) => void) {}
+
+  validate(tool: Tool, definitionHash: string, args: unknown): ValidationResult {
+    if (args === null || typeof args !== 'object' || Array.isArray(args)) {
+      return { ok: false, errors: [`arguments must be a JSON object, got ${describe(args)}`] };
+    }
+    let fn = this.cache.get(definitionHash);
+    if (!fn) {
+      try {
+        const schema = tool.inputSchema as Record<string, unknown>;
+        const ajv = typeof schema.$schema === 'string' && schema.$schema.includes('2020-12') ? this.draft2020 : this.draft7;
+        fn = ajv.compile(schema);
+      } catch (e) {
+        fn = e instanceof Error ? e : new Error(String(e));
+        this.onSchemaError?.(tool.name, fn.message);
+      }
+      this.cache.set(definitionHash, fn);
+    }
+    if (fn instanceof Error) return { ok: true };
+    if (fn(args)) return { ok: true };
+    return { ok: false, errors: (fn.errors ?? []).map(formatError) };
+  }
+}
+
+function withFormats<T extends Ajv>(ajv: T): T {
+  (addFormats as unknown as (a: Ajv) => void)(ajv);
+  return ajv;
+}
+
+function formatError(e: ErrorObject): string {
+  const where = e.instancePath ? `"${e.instancePath.slice(1).replace(/\//g, '.')}"` : 'arguments';
+  switch (e.keyword) {
+    case 'required':
+      return `missing required property "${(e.params as { missingProperty: string }).missingProperty}"`;
+    case 'additionalProperties':
+      return `unknown property "${(e.params as { additionalProperty: string }).additionalProperty}" in ${where}`;
+    case 'enum':
+      return `${where} must be one of ${JSON.stringify((e.params as { allowedValues: unknown[] }).allowedValues)}`;
+    default:
+      return `${where} ${e.message ?? 'is invalid'}`;
+  }
+}
+
+function describe(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  return typeof v;
+}

@@ -1,0 +1,99 @@
+import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/sdk/types.js';
+
+/** Model-neutral result parts; the editor adapter maps them to vscode.lm parts. */
+export type ModelPart =
+  | { readonly type: 'text'; readonly text: string }
+  | { readonly type: 'data'; readonly kind: 'image' | 'audio'; readonly mimeType: string; readonly data: Uint8Array };
+
+export interface ConvertedResult {
+  readonly parts: readonly ModelPart[];
+  /** Exactly the text a model is given, with a placeholder line for each non-text part. */
+  readonly modelText: string;
+  readonly truncated: boolean;
+}
+
+/** Convert a `tools/call` result into parts for a model, capping the total text at `maxChars`. */
+export function convertResult(result: Pick<CallToolResult, 'content' | 'structuredContent'>, maxChars: number): ConvertedResult {
+  const parts: ModelPart[] = [];
+  const content = (result.content ?? []) as ContentBlock[];
+  let hasText = false;
+  for (const block of content) {
+    switch (block.type) {
+      case 'text':
+        hasText = true;
+        parts.push({ type: 'text', text: block.text });
+        break;
+      case 'image':
+      case 'audio': {
+        const data = Buffer.from(block.data, 'base64');
+        parts.push({ type: 'data', kind: block.type, mimeType: block.mimeType, data: new Uint8Array(data) });
+        break;
+      }
+      case 'resource': {
+        const r = block.resource as { uri: string; mimeType?: string; text?: string; blob?: string };
+        if (typeof r.text === 'string') {
+          hasText = true;
+          parts.push({ type: 'text', text: `[resource ${r.uri}]\n${r.text}` });
+        } else {
+          const size = r.blob ? Math.floor((r.blob.length * 3) / 4) : 0;
+          parts.push({ type: 'text', text: `[binary resource ${r.uri}${r.mimeType ? ` ${r.mimeType}` : ''}, ${formatBytes(size)}]` });
+        }
+        break;
+      }
+      case 'resource_link':
+        parts.push({
+          type: 'text',
+          text: `[resource link: ${block.name}${block.title && block.title !== block.name ? ` (${block.title})` : ''} ${block.uri}${block.description ? ` — ${block.description}` : ''}]`,
+        });
+        break;
+      default:
+        parts.push({ type: 'text', text: `[unsupported content type "${(block as { type: string }).type}"]` });
+    }
+  }
+  if (!hasText && result.structuredContent !== undefined) {
+    parts.push({ type: 'text', text: JSON.stringify(result.structuredContent, null, 2) });
+  }
+  if (parts.length === 0) parts.push({ type: 'text', text: '(the tool returned no content)' });
+  return capText(parts, maxChars);
+}
+
+/** A one-line placeholder for data parts, used in modelText, logs and the audit. */
+export function placeholder(part: Extract<ModelPart, { type: 'data' }>): string {
+  return `[${part.kind} ${part.mimeType}, ${formatBytes(part.data.byteLength)}]`;
+}
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+}
+
+function capText(parts: ModelPart[], maxChars: number): ConvertedResult {
+  const total = parts.reduce((n, p) => n + (p.type === 'text' ? p.text.length : 0), 0);
+  let budget = maxChars;
+  let truncated = false;
+  const out: ModelPart[] = [];
+  for (const p of parts) {
+    if (p.type !== 'text') {
+      out.push(p);
+      continue;
+    }
+    if (budget <= 0) {
+      truncated = true;
+      continue;
+    }
+    if (p.text.length > budget) {
+      out.push({ type: 'text', text: p.text.slice(0, budget) });
+      budget = 0;
+      truncated = true;
+    } else {
+      out.push(p);
+      budget -= p.text.length;
+    }
+  }
+  if (truncated) {
+    out.push({ type: 'text', text: `\n[output truncated by MCP Host: ${maxChars} of ${total} characters shown]` });
+  }
+  const modelText = out.map((p) => (p.type === 'text' ? p.text : placeholder(p))).join('\n');
+  return { parts: out, modelText, truncated };
+}

@@ -1,0 +1,47 @@
+import type { HostSettings, RoleSettings, ServerSettings } from '../settings/hostSettings';
+import { compileGlobs, toolKey, type Matcher } from './globMatcher';
+
+/**
+ * Which servers a role starts and which tools its model may see and call.
+ * "Connect to all tools, hand the model only this role's": the same check runs when listing and when calling.
+ */
+export class RolePolicy {
+  private readonly include: Matcher;
+  private readonly exclude: Matcher;
+  private readonly serverSet: ReadonlySet<string>;
+
+  constructor(
+    readonly role: RoleSettings | undefined,
+    servers: readonly ServerSettings[],
+  ) {
+    this.include = compileGlobs(role ? role.tools : ['*/*']);
+    this.exclude = compileGlobs(role ? role.exclude : []);
+    const enabled = servers.filter((s) => s.enabled).map((s) => s.name);
+    this.serverSet = new Set(role?.servers ? enabled.filter((s) => role.servers!.includes(s)) : enabled);
+  }
+
+  static fromSettings(settings: HostSettings, roleName?: string): RolePolicy {
+    const name = roleName ?? settings.activeRole;
+    const role = name ? settings.roles.find((r) => r.name === name) : undefined;
+    return new RolePolicy(role, settings.servers);
+  }
+
+  get roleName(): string | undefined {
+    return this.role?.name;
+  }
+
+  /** Enabled servers this role uses, i.e. the ones to start. */
+  usesServer(server: string): boolean {
+    return this.serverSet.has(server);
+  }
+
+  servers(): readonly string[] {
+    return [...this.serverSet];
+  }
+
+  allows(server: string, tool: string): boolean {
+    if (!this.serverSet.has(server)) return false;
+    const key = toolKey(server, tool);
+    return this.include(key) && !this.exclude(key);
+  }
+}

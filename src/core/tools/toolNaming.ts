@@ -1,0 +1,43 @@
+import { createHash } from 'node:crypto';
+import type { ToolNamingMode } from '../settings/hostSettings';
+
+/** Names handed to a model must match this (OpenAI, Anthropic and vscode.lm all accept it). */
+export const MODEL_TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+export const MAX_TOOL_NAME = 64;
+export const PREFIX_SEPARATOR = '__';
+
+/** Replace every character a model API refuses with `_`. Never returns an empty string. */
+export function sanitizeNamePart(raw: string): string {
+  const s = raw.replace(/[^a-zA-Z0-9_-]/g, '_');
+  return s.length ? s : '_';
+}
+
+/** A short hash that is stable for the same input on every machine and every run. */
+export function stableHash(input: string, length = 6): string {
+  return createHash('sha256').update(input).digest('hex').slice(0, length);
+}
+
+/** The prefix a server's tools get in `prefix` mode (also used to detect colliding server names). */
+export function serverPrefix(serverName: string): string {
+  return sanitizeNamePart(serverName);
+}
+
+/** Shorten to the model limit, keeping the result unique by a hash of the full original identity. */
+function fitLength(candidate: string, identity: string): string {
+  if (candidate.length <= MAX_TOOL_NAME) return candidate;
+  const hash = stableHash(identity);
+  return `${candidate.slice(0, MAX_TOOL_NAME - hash.length - 1)}_${hash}`;
+}
+
+/** The candidate exposed name for one tool, before uniqueness is settled across the registry. */
+export function candidateName(mode: ToolNamingMode, server: string, tool: string): string {
+  const base = mode === 'prefix' ? `${serverPrefix(server)}${PREFIX_SEPARATOR}${sanitizeNamePart(tool)}` : sanitizeNamePart(tool);
+  return fitLength(base, `${server}/${tool}`);
+}
+
+/** A name that differs from `candidate` and is unique for this (server, tool): used when sanitizing made two names equal. */
+export function disambiguatedName(candidate: string, server: string, tool: string): string {
+  const hash = stableHash(`${server}/${tool}`);
+  const room = MAX_TOOL_NAME - hash.length - 1;
+  return `${candidate.slice(0, room)}_${hash}`;
+}
