@@ -1,0 +1,171 @@
+import * as path from 'node:path';
+import type { ServerSettings } from './hostSettings';
+import { checkHttpUrl, settingPath, type PathSegment } from './parseSettings';
+import { redactSecrets } from './redactSecrets';
+
+export { redactSecrets } from './redactSecrets';
+
+/**
+ * Resolves `${workspaceFolder}`, `${env:NAME}` and `${secret:NAME}` in one server's settings,
+ * right before it starts. A problem fails only that server. No secret value ever reaches an
+ * error text: the caller gets the values back (`secretValues`) to redact its own logs.
+ */
+
+export interface SecretResolver {
+  get(name: string): Promise<string | undefined>;
+}
+
+export interface VariableContext {
+  workspaceFolder?: string;
+  env: Record<string, string | undefined>;
+  secrets: SecretResolver;
+}
+
+export const SECRET_ENV_PREFIX = 'MCP_HOST_SECRET_';
+
+/**
+ * Secrets from environment variables: `${secret:NAME}` reads `MCP_HOST_SECRET_NAME`; when that is
+ * unset, the name upper-cased with other characters as `_` (`github-token` → `MCP_HOST_SECRET_GITHUB_TOKEN`).
+ * An empty value counts as unset.
+ */
+export function envSecretResolver(env: Record<string, string | undefined>): SecretResolver {
+  return {
+    async get(name: string) {
+      const exact = env[`${SECRET_ENV_PREFIX}${name}`];
+      if (exact) return exact;
+      const normalized = env[`${SECRET_ENV_PREFIX}${name.toUpperCase().replace(/[^A-Z0-9_]/g, '_')}`];
+      return normalized || undefined;
+    },
+  };
+}
+
+export type ResolvedServer =
+  | { ok: true; server: ServerSettings; secretValues: string[] }
+  | { ok: false; error: string; setting?: string };
+
+const VARIABLE = /\$\{([^{}$]*)\}/g;
+const SECRET_REF = /\$\{\s*secret:/;
+const VARIABLE_HELP = 'use ${workspaceFolder}, ${env:NAME} or ${secret:NAME}';
+
+interface Failure {
+  readonly message: string;
+  readonly setting: string;
+}
+
+class Interpolator {
+  readonly failures: Failure[] = [];
+  readonly secretValues: string[] = [];
+  private readonly secretCache = new Map<string, Promise<string | undefined>>();
+
+  constructor(private readonly ctx: VariableContext) {}
+
+  async interpolate(value: string, segments: readonly PathSegment[]): Promise<string> {
+    const setting = settingPath(segments);
+    const matches = [...value.matchAll(VARIABLE)];
+    if (matches.length === 0) return value;
+    const replacements: string[] = [];
+    for (const m of matches) replacements.push(await this.resolveVariable(m[1], m[0], setting));
+    let i = 0;
+    return value.replace(VARIABLE, () => replacements[i++]);
+  }
+
+  private fail(message: string, setting: string): string {
+    this.failures.push({ message: `${message} (${setting})`, setting });
+    return '';
+  }
+
+  private async resolveVariable(body: string, whole: string, setting: string): Promise<string> {
+    const expr = body.trim();
+    if (expr === 'workspaceFolder') {
+      if (this.ctx.workspaceFolder === undefined || this.ctx.workspaceFolder === '') {
+        return this.fail('${workspaceFolder} is used but no workspace folder is open', setting);
+      }
+      return this.ctx.workspaceFolder;
+    }
+    const colon = expr.indexOf(':');
+    const kind = colon >= 0 ? expr.slice(0, colon).trim() : '';
+    const name = colon >= 0 ? expr.slice(colon + 1).trim() : '';
+    if (kind === 'env' && name) {
+      const v = this.ctx.env[name];
+      if (v === undefined) return this.fail(`environment variable "${name}" is not set`, setting);
+      return v;
+    }
+    if (kind === 'secret' && name) {
+      let pending = this.secretCache.get(name);
+      if (!pending) {
+        pending = this.ctx.secrets.get(name);
+        this.secretCache.set(name, pending);
+      }
+      let v: string | undefined;
+      try {
+        v = await pending;
+      } catch (e) {
+        return this.fail(`secret "${name}" could not be read: ${(e as Error)?.message ?? String(e)}`, setting);
+      }
+      if (v === undefined || v === '') return this.fail(`secret "${name}" is not set`, setting);
+      if (!this.secretValues.includes(v)) this.secretValues.push(v);
+      return v;
+    }
+    if ((kind === 'env' || kind === 'secret') && !name) {
+      return this.fail(`variable "${whole}" needs a name, like \${${kind}:NAME}`, setting);
+    }
+    return this.fail(`unknown variable "${whole}"; ${VARIABLE_HELP}`, setting);
+  }
+}
+
+async function resolveRecord(
+  record: Readonly<Record<string, string>>,
+  base: readonly PathSegment[],
+  interp: Interpolator,
+): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(record)) out[k] = await interp.interpolate(v, [...base, k]);
+  return out;
+}
+
+export async function resolveServerSettings(server: ServerSettings, ctx: VariableContext): Promise<ResolvedServer> {
+  const interp = new Interpolator(ctx);
+  const base: PathSegment[] = ['servers', server.name];
+  let resolved: ServerSettings;
+  const extra: Failure[] = [];
+
+  if (server.type === 'stdio') {
+    const command = await interp.interpolate(server.command, [...base, 'command']);
+    const args: string[] = [];
+    for (let i = 0; i < server.args.length; i++) args.push(await interp.interpolate(server.args[i], [...base, 'args', i]));
+    const env = await resolveRecord(server.env, [...base, 'env'], interp);
+    let cwd: string | undefined;
+    if (server.cwd !== undefined) {
+      cwd = await interp.interpolate(server.cwd, [...base, 'cwd']);
+      if (!path.isAbsolute(cwd)) {
+        if (ctx.workspaceFolder) cwd = path.resolve(ctx.workspaceFolder, cwd);
+        else {
+          const setting = settingPath([...base, 'cwd']);
+          extra.push({ message: `a relative cwd needs an open workspace folder to resolve against (${setting})`, setting });
+        }
+      }
+    }
+    resolved = { ...server, command, args, env, ...(cwd !== undefined ? { cwd } : {}) };
+  } else {
+    const urlSegments = [...base, 'url'];
+    const url = await interp.interpolate(server.url, urlSegments);
+    const headers = await resolveRecord(server.headers, [...base, 'headers'], interp);
+    if (!interp.failures.some((f) => f.setting === settingPath(urlSegments))) {
+      const reason = checkHttpUrl(url);
+      if (reason) {
+        const setting = settingPath(urlSegments);
+        // The value is shown only when it cannot carry a secret.
+        const shown = SECRET_REF.test(server.url) ? '' : `, got ${JSON.stringify(url)}`;
+        extra.push({ message: `${reason} after substituting variables${shown} (${setting})`, setting });
+      }
+    }
+    resolved = { ...server, url, headers };
+  }
+
+  const failures = [...interp.failures, ...extra];
+  if (failures.length) {
+    const error = redactSecrets(failures.map((f) => f.message).join('; '), interp.secretValues);
+    return { ok: false, error, setting: failures[0].setting };
+  }
+  return { ok: true, server: resolved, secretValues: [...interp.secretValues] };
+}
