@@ -13,6 +13,8 @@ const common = {
   minify: production,
   logLevel: 'warning',
   legalComments: 'none',
+  // jsonc-parser's "main" is a UMD build whose internal requires esbuild cannot follow.
+  mainFields: ['module', 'main'],
 };
 
 async function main() {

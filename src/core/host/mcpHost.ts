@@ -80,6 +80,7 @@ export class McpHost {
   private readonly connections = new Map<string, ServerConnection>();
   private readonly connectionListeners = new Map<string, DisposableStore>();
   private disposed = false;
+  private disposing?: Promise<void>;
 
   constructor(private readonly options: McpHostOptions) {
     this._settings = options.settings;
@@ -264,8 +265,13 @@ export class McpHost {
     this._onDidChangeSettings.fire();
   }
 
-  async dispose(): Promise<void> {
-    if (this.disposed) return;
+  /** Ends every server process; a second caller waits for the same work. */
+  dispose(): Promise<void> {
+    this.disposing ??= this.doDispose();
+    return this.disposing;
+  }
+
+  private async doDispose(): Promise<void> {
     this.disposed = true;
     await Promise.all([...this.connections.values()].map((c) => c.dispose()));
     for (const l of this.connectionListeners.values()) l.dispose();
@@ -284,8 +290,12 @@ export class McpHost {
 
   private updatePolicies(): void {
     const name = this.roleOverride !== undefined ? this.roleOverride || undefined : this._settings.activeRole || undefined;
-    const role = name ? this._settings.roles.find((r) => r.name === name) : undefined;
-    if (name && !role) this.logger.warn(`role "${name}" is not defined in mcpHost.roles; using no role (all servers, all tools)`);
+    let role = name ? this._settings.roles.find((r) => r.name === name) : undefined;
+    if (name && !role) {
+      // Fail closed: a role that does not exist offers nothing, never everything.
+      this.logger.error(`role "${name}" is not defined in mcpHost.roles; no server is started and no tool is offered`);
+      role = { name, servers: [], tools: [], exclude: [], autoApprove: [], confirm: [] };
+    }
     this._rolePolicy = new RolePolicy(role, this._settings.servers);
     this._confirmationPolicy = new ConfirmationPolicy(this._settings, role);
   }

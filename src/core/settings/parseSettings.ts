@@ -560,8 +560,8 @@ function warnUnreachablePatterns(
  * Validate the raw `mcpHost.*` values (keys without the `mcpHost.` prefix).
  *
  * An `activeRole` that names an unknown or invalid role does not fall back to "no role" (which
- * would hand the model every tool): the result keeps the name and holds a placeholder role of
- * that name with no servers and no tools, so the mistake fails closed.
+ * would hand the model every tool): the result keeps the name, and McpHost treats a role it
+ * cannot find as one with no servers and no tools, so the mistake fails closed.
  */
 export function parseSettings(raw: Record<string, unknown>): { settings: HostSettings; problems: SettingsProblem[] } {
   const problems: SettingsProblem[] = [];
@@ -595,16 +595,8 @@ export function parseSettings(raw: Record<string, unknown>): { settings: HostSet
       const why = configuredRoles.has(rawActive)
         ? `role "${rawActive}" is invalid (see the problems under mcpHost.roles)`
         : `unknown role "${rawActive}" (${knownList('roles', configuredRoles)})`;
+      // activeRole keeps the name: McpHost fails closed on a role it cannot find (no servers, no tools).
       problems.push(problem('error', ['activeRole'], `${why}; no tools are offered until this is fixed`));
-      roles.push({
-        name: rawActive,
-        description: 'Not usable: see the settings problems.',
-        servers: [],
-        tools: [],
-        exclude: [],
-        autoApprove: [],
-        confirm: [],
-      });
     }
   }
 

@@ -1,0 +1,25 @@
+import type { McpHost } from '../core/host/mcpHost';
+import type { SettingsProblem } from '../core/settings/hostSettings';
+import { problemViews, serverViews, toolViews, type ProblemView, type ServerView, type ToolView } from './jsonViews';
+
+/** What `check --json` prints. */
+export interface CheckReport {
+  readonly role: string | null;
+  readonly servers: readonly ServerView[];
+  readonly tools: readonly ToolView[];
+  readonly problems: readonly ProblemView[];
+}
+
+export function buildCheckReport(host: McpHost, settingsProblems: readonly SettingsProblem[]): CheckReport {
+  return {
+    role: host.roleName ?? null,
+    servers: serverViews(host, true),
+    tools: toolViews(host),
+    problems: problemViews(settingsProblems, host),
+  };
+}
+
+/** A check passes when every started server connected and there is no error problem. */
+export function checkPassed(report: CheckReport): boolean {
+  return !report.servers.some((s) => s.state === 'error') && !report.problems.some((p) => p.severity === 'error');
+}

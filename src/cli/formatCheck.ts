@@ -1,0 +1,71 @@
+import type { CheckReport } from './checkReport';
+import { checkPassed } from './checkReport';
+
+/** The human (non-JSON) output of `check`: a server table, a tool table and a verdict. */
+export function formatCheckReport(report: CheckReport, workspaceDir: string): string {
+  const out: string[] = [];
+  out.push(`Workspace: ${workspaceDir}`);
+  out.push(`Role:      ${report.role ?? '(none: every enabled server, every tool)'}`);
+  out.push('');
+
+  if (report.servers.length === 0) {
+    out.push('No servers are configured (mcpHost.servers).');
+  } else {
+    const rows = report.servers.map((s) => [
+      s.name,
+      s.state,
+      s.state === 'connected' ? `${s.visibleToolCount}/${s.toolCount}` : '-',
+      serverDetails(s),
+    ]);
+    out.push(...table(['SERVER', 'STATE', 'TOOLS', 'DETAILS'], rows));
+    out.push('(TOOLS: seen by the role / listed by the server)');
+  }
+  out.push('');
+
+  if (report.tools.length === 0) {
+    out.push('The role sees no tools.');
+  } else {
+    const rows = report.tools.map((t) => [t.name, t.server, t.confirm, oneLine(t.description, 72)]);
+    out.push(...table(['TOOL', 'SERVER', 'CONFIRM', 'DESCRIPTION'], rows));
+    out.push('(CONFIRM: auto = runs without asking by the host\'s policy; ask = the user must confirm)');
+  }
+  out.push('');
+
+  const started = report.servers.filter((s) => s.state !== 'disabled');
+  const connected = started.filter((s) => s.state === 'connected').length;
+  const errors = report.problems.filter((p) => p.severity === 'error').length;
+  const warnings = report.problems.length - errors;
+  const verdict = checkPassed(report) ? 'OK' : 'FAILED';
+  const problemText = report.problems.length
+    ? `${plural(errors, 'error problem')}, ${plural(warnings, 'warning')} (printed on stderr)`
+    : 'no problems';
+  out.push(`${verdict}: ${connected} of ${plural(started.length, 'started server')} connected, ${plural(report.tools.length, 'tool')} for the role, ${problemText}.`);
+  return out.join('\n') + '\n';
+}
+
+function serverDetails(s: CheckReport['servers'][number]): string {
+  if (s.state === 'connected') {
+    const info = s.serverInfo ? `${s.serverInfo.name} ${s.serverInfo.version}` : 'unnamed server';
+    return `${info}${s.protocolVersion ? `, protocol ${s.protocolVersion}` : ''}`;
+  }
+  return oneLine(s.error ?? s.reason ?? '', 200);
+}
+
+function table(header: string[], rows: string[][]): string[] {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
+  return [line(header), ...rows.map(line)];
+}
+
+function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,68 @@
+import { runCall } from './callCommand';
+import { runCheck } from './checkCommand';
+import { CliError, ExitCode, UsageError } from './exitCodes';
+import { helpText, usageHint } from './helpText';
+import { exitProcess, Lifecycle } from './lifecycle';
+import { writeStderr, writeStdout } from './output';
+import { COMMANDS, parseArgs, type CommandName } from './parseArgs';
+import { runSession } from './sessionCommand';
+import { CLI_VERSION } from './version';
+
+/** `mcp-host`: parse the arguments, run one command, return its exit code. Never throws. */
+export async function main(argv: readonly string[], lifecycle: Lifecycle): Promise<number> {
+  try {
+    const parsed = parseArgs(argv);
+    switch (parsed.command) {
+      case 'help':
+        writeStdout(helpText(parsed.topic) + '\n');
+        return ExitCode.ok;
+      case 'version':
+        writeStdout(`${CLI_VERSION}\n`);
+        return ExitCode.ok;
+      case 'check':
+        return await runCheck(parsed.options, lifecycle);
+      case 'call':
+        return await runCall(parsed.options, lifecycle);
+      case 'session':
+        return await runSession(parsed.options, lifecycle);
+    }
+  } catch (e) {
+    return reportError(e);
+  }
+}
+
+function reportError(e: unknown): number {
+  if (e instanceof UsageError) {
+    const command = (COMMANDS as readonly string[]).includes(e.command ?? '') ? (e.command as CommandName) : undefined;
+    writeStderr(`mcp-host: ${e.message}\n${usageHint(command)}\n`);
+    return e.exitCode;
+  }
+  if (e instanceof CliError) {
+    writeStderr(`mcp-host: ${e.message}\n`);
+    return e.exitCode;
+  }
+  writeStderr(`mcp-host: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  return ExitCode.failure;
+}
+
+function start(): void {
+  const lifecycle = new Lifecycle();
+  lifecycle.installSignalHandlers();
+  // A reader that went away (`mcp-host check --json | head`) is not an error of ours.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code !== 'EPIPE') throw e;
+    });
+  }
+  process.on('uncaughtException', (e) => {
+    writeStderr(`mcp-host: internal error: ${e.stack ?? e.message}\n`);
+    void lifecycle.disposeHost().finally(() => exitProcess(ExitCode.failure));
+  });
+  void main(process.argv.slice(2), lifecycle).then((code) => {
+    // A signal that arrived meanwhile decides the exit code; its handler exits once the servers are stopped.
+    if (lifecycle.signal) return;
+    void lifecycle.disposeHost().finally(() => exitProcess(code));
+  });
+}
+
+start();

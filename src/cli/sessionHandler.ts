@@ -1,0 +1,92 @@
+import type { McpHost } from '../core/host/mcpHost';
+import { callView, problemViews, serverViews, toolViews } from './jsonViews';
+import { usableRoleNames, type Workspace } from './loadWorkspace';
+import type { SessionRequest } from './sessionProtocol';
+
+export type SessionAnswer = Record<string, unknown>;
+
+/**
+ * Runs one session request against the host and returns its answer. Requests wait until the
+ * servers' start-up has settled. A failing request is answered `{ id, error }`; nothing throws.
+ *
+ * Requests run concurrently but keep the order of the lines around a role switch: the switch
+ * waits for the calls already in flight (they were allowed under the old role and must not lose
+ * their server), and every request after it waits for the switch.
+ */
+export class SessionHandler {
+  private readonly callsInFlight = new Set<Promise<unknown>>();
+  /** Settles when the last role switch has. */
+  private barrier: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly host: McpHost,
+    private readonly workspace: Workspace,
+    private readonly ready: Promise<unknown>,
+    /** Aborted when the session ends by a signal: calls in flight are cancelled. */
+    private readonly signal?: AbortSignal,
+  ) {}
+
+  async handle(request: SessionRequest): Promise<SessionAnswer> {
+    try {
+      await this.ready;
+      return { id: request.id, op: request.op, ...(await this.run(request)) };
+    } catch (e) {
+      return { id: request.id, error: e instanceof Error ? e.message : String(e) };
+    }
+  }
+
+  /** Runs synchronously up to its first await, so requests see each other in line order. */
+  private async run(request: SessionRequest): Promise<Record<string, unknown>> {
+    const host = this.host;
+    const gate = this.barrier;
+    switch (request.op) {
+      case 'tools':
+        await gate;
+        return this.tools();
+      case 'servers':
+        await gate;
+        return this.servers();
+      case 'call': {
+        const call = gate.then(() => host.call({ name: request.name, args: request.args, signal: this.signal }));
+        this.callsInFlight.add(call);
+        try {
+          return { ...callView(await call) };
+        } finally {
+          this.callsInFlight.delete(call);
+        }
+      }
+      case 'refresh':
+        if (request.server !== undefined && !host.connection(request.server)) throw new Error(`no server named "${request.server}"`);
+        await gate;
+        await host.refreshTools(request.server);
+        return this.tools();
+      case 'role': {
+        const roles = usableRoleNames(this.workspace);
+        if (request.name !== null && !roles.includes(request.name)) {
+          throw new Error(`unknown role "${request.name}" (${roles.length ? `roles: ${roles.join(', ')}` : 'no roles are defined'})`);
+        }
+        const earlier = [...this.callsInFlight];
+        const name = request.name ?? undefined;
+        const change = gate.then(() => Promise.allSettled(earlier)).then(() => host.setRole(name));
+        this.barrier = change.then(
+          () => undefined,
+          () => undefined,
+        );
+        await change;
+        return this.servers();
+      }
+    }
+  }
+
+  private tools(): Record<string, unknown> {
+    return { role: this.host.roleName ?? null, tools: toolViews(this.host) };
+  }
+
+  private servers(): Record<string, unknown> {
+    return {
+      role: this.host.roleName ?? null,
+      servers: serverViews(this.host, false),
+      problems: problemViews(this.workspace.problems, this.host),
+    };
+  }
+}
