@@ -1,0 +1,52 @@
+import * as vscode from 'vscode';
+import { registerChatParticipant } from './vscode/chatParticipant';
+import { COMMANDS, registerCommands } from './vscode/commands';
+import { HostController } from './vscode/hostController';
+import { OutputLogger } from './vscode/outputLogger';
+import { ProblemReporter } from './vscode/problemReporter';
+import { SERVERS_VIEW_ID, ServerTreeProvider } from './vscode/serverTreeProvider';
+import { RoleStatusBar } from './vscode/statusBar';
+import { ToolDefinitionProvider } from './vscode/toolDefinitionProvider';
+
+let controller: HostController | undefined;
+
+/** Builds the graph and returns at once: servers start in the background. */
+export function activate(context: vscode.ExtensionContext): void {
+  const logger = new OutputLogger();
+  context.subscriptions.push(logger);
+  const reporter = new ProblemReporter(logger, (n) => {
+    const shown =
+      n.severity === 'error'
+        ? vscode.window.showErrorMessage(n.message, 'Open Settings', 'Show Output')
+        : vscode.window.showWarningMessage(n.message, 'Open Settings', 'Show Output');
+    void shown.then((choice) => {
+      if (choice === 'Open Settings') void vscode.commands.executeCommand(COMMANDS.openSettings);
+      else if (choice === 'Show Output') logger.show();
+    });
+  });
+
+  const c = new HostController(context, logger, reporter);
+  controller = c;
+  context.subscriptions.push(c);
+  const host = () => c.host;
+
+  const tree = new ServerTreeProvider(host, c.onDidChange);
+  const definitions = new ToolDefinitionProvider(host, c.onDidChange);
+  context.subscriptions.push(
+    tree,
+    vscode.window.createTreeView(SERVERS_VIEW_ID, { treeDataProvider: tree, showCollapseAll: true }),
+    definitions,
+    new RoleStatusBar(host, c.onDidChange),
+    registerCommands({ controller: c, logger, tree, definitions, extensionId: context.extension.id }),
+    registerChatParticipant(c),
+  );
+
+  c.start();
+}
+
+/** Ends every server process; VS Code waits for the returned promise. */
+export function deactivate(): Promise<void> | undefined {
+  const c = controller;
+  controller = undefined;
+  return c?.dispose();
+}

@@ -1,0 +1,204 @@
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { McpHost } from '../core/host/mcpHost';
+import { DEFAULTS } from '../core/settings/hostSettings';
+import { parseSettings, SETTINGS_SECTION } from '../core/settings/parseSettings';
+import { Emitter, type Event } from '../core/util/event';
+import type { Logger } from '../core/util/logger';
+import { ModalConfirmer } from './modalConfirmer';
+import type { ProblemReporter } from './problemReporter';
+import { secretNamesIn } from './secretReferences';
+import { SecretStore } from './secretStore';
+import { readWindowSettings } from './settingsReader';
+
+/** Context key for the Servers view's welcome text. */
+export const SERVERS_SETTINGS_ERROR_CONTEXT = 'mcpHost.serverSettingsInvalid';
+
+/**
+ * Owns the McpHost of this window and keeps it in step with the editor: settings changes
+ * (`applySettings`), workspace trust, stored secrets. The UI listens to `onDidChange`.
+ */
+export class HostController implements vscode.Disposable {
+  readonly host: McpHost;
+  readonly secrets: SecretStore;
+  private readonly _onDidChange = new Emitter<void>();
+  /** Anything the views show may have changed: server states, tools, settings, role, trust. */
+  readonly onDidChange: Event<void> = this._onDidChange.event;
+  private readonly disposables: { dispose(): void }[] = [];
+  private applying: Promise<void> = Promise.resolve();
+  private lastRaw: string;
+  private disposing?: Promise<void>;
+
+  constructor(
+    context: vscode.ExtensionContext,
+    private readonly logger: Logger,
+    private readonly reporter: ProblemReporter,
+  ) {
+    const raw = readWindowSettings();
+    this.lastRaw = JSON.stringify(raw);
+    const { settings, problems } = parseSettings(raw);
+    this.reportSettingsProblems(problems);
+
+    this.secrets = new SecretStore(context.secrets, context.globalState, logger, (name) => this.serversUsingSecret(name));
+    this.host = new McpHost({
+      settings,
+      workspaceFolder: workspaceFolderPath(),
+      env: process.env,
+      secrets: this.secrets,
+      confirmer: new ModalConfirmer(),
+      logger,
+      defaultAuditPath: defaultAuditPath(context),
+      trusted: vscode.workspace.isTrusted,
+    });
+
+    const fire = () => this._onDidChange.fire();
+    this.disposables.push(
+      this.secrets,
+      this._onDidChange,
+      this.host.onDidChangeServerState(fire),
+      this.host.onDidChangeToolList(fire),
+      this.host.onDidChangeSettings(fire),
+      this.host.registry.onDidChange(() => {
+        this.reporter.report('tool names', this.host.problems());
+        fire();
+      }),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration(SETTINGS_SECTION)) void this.reload();
+      }),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => {
+        this.logger.info('workspace trusted: starting servers');
+        // Restricted settings take their workspace values now: apply them, then start.
+        this.applying = this.reload()
+          .then(() => this.host.setTrusted(true))
+          .catch((e) => this.logger.error(`starting servers after trust failed: ${errorText(e)}`))
+          .finally(fire);
+        fire();
+      }),
+      this.secrets.onDidChange((name) => this.restartServersUsing(name)),
+    );
+  }
+
+  /** Start the role's servers in the background; returns at once. */
+  start(): void {
+    const s = this.host.settings;
+    this.logger.info(
+      `MCP Host started: ${s.servers.length} server(s) configured, role ${this.host.roleName ?? '(none)'}` +
+        `${this.host.isTrusted ? '' : ', workspace not trusted: no server is started'}; audit: ${this.host.auditPath ?? '(none)'}`,
+    );
+    this.host.start().catch((e) => this.logger.error(`starting servers failed: ${errorText(e)}`));
+  }
+
+  /** Re-read the settings and apply them when they changed. Resolves when applied. */
+  reload(): Promise<void> {
+    const raw = readWindowSettings();
+    const key = JSON.stringify(raw);
+    if (key === this.lastRaw) return this.applying;
+    this.lastRaw = key;
+    const { settings, problems } = parseSettings(raw);
+    this.reportSettingsProblems(problems);
+    this.applying = this.applying
+      .then(() => this.host.applySettings(settings))
+      .catch((e) => this.logger.error(`applying settings failed: ${errorText(e)}`))
+      .finally(() => this._onDidChange.fire());
+    return this.applying;
+  }
+
+  /** Switch the role and persist it to the workspace setting `mcpHost.activeRole`. */
+  async switchRole(name: string | undefined): Promise<void> {
+    if (name !== undefined && !this.host.settings.roles.some((r) => r.name === name)) throw new Error(`no role named "${name}"`);
+    const hasWorkspace = !!vscode.workspace.workspaceFolders?.length || !!vscode.workspace.workspaceFile;
+    const target = hasWorkspace ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+    try {
+      await vscode.workspace.getConfiguration(SETTINGS_SECTION).update('activeRole', name ?? '', target);
+      await this.reload();
+    } catch (e) {
+      this.logger.warn(`could not save mcpHost.activeRole: ${errorText(e)}; the role applies to this window only`);
+    }
+    // A value in a more specific scope (a folder's settings) can still win: switch this window anyway.
+    if (this.host.roleName !== name) {
+      await this.host.setRole(name);
+      this._onDidChange.fire();
+    }
+  }
+
+  /**
+   * Wait until pending settings are applied and the role's servers have settled, at most as long as
+   * the longest connect timeout among them, or until cancelled.
+   */
+  async whenRoleReady(token?: vscode.CancellationToken): Promise<void> {
+    await this.applying;
+    const used = this.host.settings.servers.filter((s) => this.host.rolePolicy.usesServer(s.name));
+    const bound = Math.max(DEFAULTS.connectTimeoutMs, ...used.map((s) => s.connectTimeoutMs)) + 1000;
+    let cancelled: vscode.Disposable | undefined;
+    await Promise.race([
+      this.host.whenReady(bound),
+      new Promise<void>((resolve) => {
+        if (!token) return;
+        if (token.isCancellationRequested) resolve();
+        cancelled = token.onCancellationRequested(() => resolve());
+      }),
+    ]);
+    cancelled?.dispose();
+  }
+
+  /** Whether any server of the active role is still starting or restarting. */
+  isSettling(): boolean {
+    return this.host
+      .allConnections()
+      .some((c) => this.host.rolePolicy.usesServer(c.name) && (c.state.kind === 'starting' || c.state.kind === 'restarting'));
+  }
+
+  serversUsingSecret(name: string): string[] {
+    return this.host?.settings.servers.filter((s) => secretNamesIn(s).includes(name)).map((s) => s.name) ?? [];
+  }
+
+  /** Every secret name used in `mcpHost.servers`. */
+  referencedSecrets(): string[] {
+    return [...new Set(this.host.settings.servers.flatMap(secretNamesIn))].sort();
+  }
+
+  /** Stops every server; the same promise however often it is called (deactivate and subscriptions both call it). */
+  dispose(): Promise<void> {
+    if (!this.disposing) {
+      for (const d of this.disposables.splice(0).reverse()) {
+        try {
+          d.dispose();
+        } catch {
+          // keep disposing the rest
+        }
+      }
+      this.disposing = this.host.dispose();
+    }
+    return this.disposing;
+  }
+
+  private reportSettingsProblems(problems: Parameters<ProblemReporter['report']>[1]): void {
+    this.reporter.report('settings', problems);
+    const serversBroken = problems.some((p) => p.severity === 'error' && p.setting?.startsWith(`${SETTINGS_SECTION}.servers`));
+    void vscode.commands.executeCommand('setContext', SERVERS_SETTINGS_ERROR_CONTEXT, serversBroken);
+  }
+
+  private restartServersUsing(secret: string): void {
+    for (const name of this.serversUsingSecret(secret)) {
+      const c = this.host.connection(name);
+      if (!c || !c.settings.enabled || !this.host.rolePolicy.usesServer(name) || !this.host.isTrusted) continue;
+      this.logger.info(`[${name}] secret "${secret}" changed: restarting`);
+      this.host.restartServer(name).catch((e) => this.logger.error(`[${name}] restart failed: ${errorText(e)}`));
+    }
+  }
+}
+
+function workspaceFolderPath(): string | undefined {
+  const uri = vscode.workspace.workspaceFolders?.[0]?.uri;
+  return uri?.scheme === 'file' ? uri.fsPath : undefined;
+}
+
+/** `<workspace storage>/audit.jsonl`, or the global storage when no workspace is open. */
+function defaultAuditPath(context: vscode.ExtensionContext): string | undefined {
+  const dir = [context.storageUri, context.globalStorageUri].find((u) => u?.scheme === 'file');
+  return dir ? join(dir.fsPath, 'audit.jsonl') : undefined;
+}
+
+export function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

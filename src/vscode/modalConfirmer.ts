@@ -1,0 +1,24 @@
+import * as vscode from 'vscode';
+import type { ConfirmationAnswer, ConfirmationRequest, Confirmer } from '../core/calls/confirmer';
+import { confirmationMessage } from './confirmationMessage';
+
+export const ALLOW = 'Allow';
+export const ALLOW_FOR_SESSION = 'Allow for This Session';
+
+/**
+ * Asks with a modal warning. Dismissing is a denial. A failure to show the dialog (e.g. the
+ * workbench refusing dialogs in tests) propagates: the core's router logs it and denies.
+ */
+export class ModalConfirmer implements Confirmer {
+  async confirm(request: ConfirmationRequest): Promise<ConfirmationAnswer> {
+    const { message, detail } = confirmationMessage(request);
+    const answer = await vscode.window.showWarningMessage(message, { modal: true, detail }, ALLOW, ALLOW_FOR_SESSION);
+    return answerOf(answer);
+  }
+}
+
+export function answerOf(choice: string | undefined): ConfirmationAnswer {
+  if (choice === ALLOW) return 'once';
+  if (choice === ALLOW_FOR_SESSION) return 'session';
+  return 'deny';
+}

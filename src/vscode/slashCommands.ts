@@ -1,0 +1,91 @@
+import type { ConfirmationRule } from '../core/policy/confirmationPolicy';
+import { ConnectionState } from '../core/mcp/connectionState';
+import { escapeMarkdown, firstLine } from './escapeMarkdown';
+
+/** The chat participant's slash commands and the markdown they answer with (pure, for tests). */
+export const SLASH_COMMANDS = ['role', 'tools', 'servers'] as const;
+export type SlashCommand = (typeof SLASH_COMMANDS)[number];
+
+/** Argument of `/role` that selects "no role" (unless a role has that name). */
+export const NO_ROLE_ARGUMENT = 'none';
+
+export interface RoleSummary {
+  readonly name: string;
+  readonly description?: string;
+  readonly servers?: readonly string[];
+}
+
+export interface ToolSummary {
+  /** Exposed name. */
+  readonly name: string;
+  readonly server: string;
+  readonly rule: ConfirmationRule;
+  readonly description?: string;
+}
+
+export interface ServerSummary {
+  readonly name: string;
+  readonly state: ConnectionState;
+  readonly usedByRole: boolean;
+  readonly toolCount: number;
+}
+
+export function roleLabel(role: string | undefined): string {
+  return role ? `**${escapeMarkdown(role)}**` : '_no role_ (every enabled server, every tool)';
+}
+
+export function rolesMarkdown(roles: readonly RoleSummary[], active: string | undefined): string {
+  const lines = [`Active role: ${roleLabel(active)}`, ''];
+  if (roles.length === 0) {
+    lines.push('No roles are configured. Define them under `mcpHost.roles` in the workspace settings.');
+    return lines.join('\n');
+  }
+  lines.push('Roles:');
+  for (const r of roles) {
+    const mark = r.name === active ? ' ← active' : '';
+    const desc = r.description ? ` — ${escapeMarkdown(r.description)}` : '';
+    const servers = r.servers ? ` (servers: ${r.servers.length ? r.servers.map(escapeMarkdown).join(', ') : 'none'})` : ' (all servers)';
+    lines.push(`- \`${r.name}\`${desc}${servers}${mark}`);
+  }
+  lines.push('', `Switch with \`/role NAME\`; \`/role ${NO_ROLE_ARGUMENT}\` selects no role.`);
+  return lines.join('\n');
+}
+
+export function toolsMarkdown(role: string | undefined, tools: readonly ToolSummary[], notes: readonly string[] = []): string {
+  const lines = [`Tools of ${roleLabel(role)}: ${tools.length}`, ''];
+  if (tools.length) {
+    lines.push('| Tool | Server | Confirmation | Description |', '| --- | --- | --- | --- |');
+    for (const t of tools) {
+      const rule = t.rule === 'auto' ? 'auto' : 'asks';
+      lines.push(`| \`${t.name}\` | ${escapeMarkdown(t.server)} | ${rule} | ${escapeMarkdown(firstLine(t.description))} |`);
+    }
+  } else {
+    lines.push('No tools are available to this role right now.');
+  }
+  for (const n of notes) lines.push('', n);
+  return lines.join('\n');
+}
+
+export function serversMarkdown(role: string | undefined, servers: readonly ServerSummary[], trusted: boolean): string {
+  const lines = [`Servers (role: ${roleLabel(role)}):`, ''];
+  if (!trusted) lines.push('⚠ This workspace is not trusted: MCP Host starts no servers until you trust it.', '');
+  if (servers.length === 0) {
+    lines.push('No servers are configured. Add them under `mcpHost.servers` in the workspace settings.');
+    return lines.join('\n');
+  }
+  for (const s of servers) {
+    const used = s.usedByRole ? '' : ' — not used by this role';
+    const tools = ConnectionState.isConnected(s.state) ? `, ${s.toolCount} tool${s.toolCount === 1 ? '' : 's'}` : '';
+    lines.push(`- \`${s.name}\`: ${escapeMarkdown(ConnectionState.describe(s.state))}${tools}${used}`);
+  }
+  return lines.join('\n');
+}
+
+/** Parse `/role` arguments: undefined = list; null = no role; a string = that role. */
+export function parseRoleArgument(prompt: string, roleNames: readonly string[]): string | null | undefined {
+  const arg = prompt.trim();
+  if (!arg) return undefined;
+  if (roleNames.includes(arg)) return arg;
+  if (arg === NO_ROLE_ARGUMENT || arg === '(no role)') return null;
+  return arg;
+}

@@ -1,0 +1,149 @@
+/**
+ * A small stand-in for the 'vscode' module so the editor adapters run under plain mocha.
+ * Only the classes and functions the tested modules touch; importing this file first installs it.
+ */
+import Module from 'node:module';
+
+export class LanguageModelTextPart {
+  constructor(public value: string) {}
+}
+export class LanguageModelToolCallPart {
+  constructor(
+    public callId: string,
+    public name: string,
+    public input: object,
+  ) {}
+}
+export class LanguageModelToolResultPart {
+  constructor(
+    public callId: string,
+    public content: unknown[],
+  ) {}
+}
+export class LanguageModelDataPart {
+  constructor(
+    public data: Uint8Array,
+    public mimeType: string,
+  ) {}
+  static image(data: Uint8Array, mime: string): LanguageModelDataPart {
+    return new LanguageModelDataPart(data, mime);
+  }
+}
+export enum LanguageModelChatMessageRole {
+  User = 1,
+  Assistant = 2,
+}
+export class LanguageModelChatMessage {
+  constructor(
+    public role: LanguageModelChatMessageRole,
+    public content: unknown[] | string,
+    public name?: string,
+  ) {}
+  static User(content: unknown[] | string): LanguageModelChatMessage {
+    return new LanguageModelChatMessage(LanguageModelChatMessageRole.User, typeof content === 'string' ? [new LanguageModelTextPart(content)] : content);
+  }
+  static Assistant(content: unknown[] | string): LanguageModelChatMessage {
+    return new LanguageModelChatMessage(LanguageModelChatMessageRole.Assistant, typeof content === 'string' ? [new LanguageModelTextPart(content)] : content);
+  }
+}
+
+export class CancellationTokenSource {
+  private listeners: (() => void)[] = [];
+  readonly token = {
+    isCancellationRequested: false,
+    onCancellationRequested: (l: () => void) => {
+      this.listeners.push(l);
+      return { dispose: () => (this.listeners = this.listeners.filter((x) => x !== l)) };
+    },
+  };
+  cancel(): void {
+    if (this.token.isCancellationRequested) return;
+    this.token.isCancellationRequested = true;
+    for (const l of this.listeners) l();
+  }
+  dispose(): void {
+    this.listeners = [];
+  }
+}
+
+export class EventEmitter<T> {
+  private listeners: ((e: T) => void)[] = [];
+  readonly event = (l: (e: T) => void) => {
+    this.listeners.push(l);
+    return { dispose: () => (this.listeners = this.listeners.filter((x) => x !== l)) };
+  };
+  fire(e: T): void {
+    for (const l of [...this.listeners]) l(e);
+  }
+  dispose(): void {
+    this.listeners = [];
+  }
+}
+
+export enum TreeItemCollapsibleState {
+  None = 0,
+  Collapsed = 1,
+  Expanded = 2,
+}
+export class ThemeColor {
+  constructor(public id: string) {}
+}
+export class ThemeIcon {
+  constructor(
+    public id: string,
+    public color?: ThemeColor,
+  ) {}
+}
+export class MarkdownString {
+  isTrusted?: boolean;
+  supportHtml?: boolean;
+  constructor(public value = '') {}
+}
+export class TreeItem {
+  id?: string;
+  description?: string;
+  tooltip?: string | MarkdownString;
+  iconPath?: ThemeIcon;
+  contextValue?: string;
+  command?: unknown;
+  constructor(
+    public label: string,
+    public collapsibleState: TreeItemCollapsibleState = TreeItemCollapsibleState.None,
+  ) {}
+}
+
+/** Replaceable by tests. */
+export const window = {
+  showWarningMessage: async (..._args: unknown[]): Promise<string | undefined> => undefined,
+  showInputBox: async (_options?: unknown): Promise<string | undefined> => undefined,
+};
+
+export const fake = {
+  LanguageModelTextPart,
+  LanguageModelToolCallPart,
+  LanguageModelToolResultPart,
+  LanguageModelDataPart,
+  LanguageModelChatMessage,
+  LanguageModelChatMessageRole,
+  CancellationTokenSource,
+  EventEmitter,
+  TreeItemCollapsibleState,
+  ThemeColor,
+  ThemeIcon,
+  MarkdownString,
+  TreeItem,
+  window,
+};
+
+const ID = 'vscode';
+type ResolveFilename = (request: string, ...rest: unknown[]) => string;
+const M = Module as unknown as { _resolveFilename: ResolveFilename & { mcpHostFake?: true }; _cache: Record<string, unknown> };
+if (!M._resolveFilename.mcpHostFake) {
+  const original = M._resolveFilename;
+  const patched: ResolveFilename & { mcpHostFake?: true } = function (this: unknown, request: string, ...rest: unknown[]) {
+    return request === ID ? ID : original.call(this, request, ...rest);
+  };
+  patched.mcpHostFake = true;
+  M._resolveFilename = patched;
+  M._cache[ID] = { id: ID, filename: ID, loaded: true, exports: fake };
+}
