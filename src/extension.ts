@@ -10,8 +10,16 @@ import { ToolDefinitionProvider } from './vscode/toolDefinitionProvider';
 
 let controller: HostController | undefined;
 
+/**
+ * What `activate()` returns outside production (extension tests, development hosts): read access to
+ * the live host so in-editor tests can assert on registry, servers and events. Never in a release run.
+ */
+export interface McpHostTestApi {
+  readonly controller: HostController;
+}
+
 /** Builds the graph and returns at once: servers start in the background. */
-export function activate(context: vscode.ExtensionContext): void {
+export function activate(context: vscode.ExtensionContext): McpHostTestApi | undefined {
   const logger = new OutputLogger();
   context.subscriptions.push(logger);
   const reporter = new ProblemReporter(logger, (n) => {
@@ -42,6 +50,7 @@ export function activate(context: vscode.ExtensionContext): void {
   );
 
   c.start();
+  return context.extensionMode === vscode.ExtensionMode.Production ? undefined : { controller: c };
 }
 
 /** Ends every server process; VS Code waits for the returned promise. */

@@ -10,7 +10,7 @@ import type { SessionApprovals } from '../policy/sessionApprovals';
 import type { RegistryEntry, ToolRegistry } from '../tools/toolRegistry';
 import type { Logger } from '../util/logger';
 import { ArgumentValidator } from './argumentValidator';
-import type { Confirmer } from './confirmer';
+import type { ConfirmationAnswer, ConfirmationRequest, Confirmer } from './confirmer';
 import { convertResult, type ModelPart } from './resultConversion';
 
 export interface ToolCallRequest {
@@ -81,7 +81,9 @@ export class ToolRouter {
 
     // Outside the role is answered exactly like an unknown name.
     if (!entry || !role.allows(entry.server, entry.tool.name)) {
-      return this.finish(base, undefined, request.args, {
+      // Parsed when possible, so the audit's key-based redaction also covers JSON-string arguments.
+      const asSent = parseArgs(request.args);
+      return this.finish(base, undefined, asSent.ok ? asSent.args : request.args, {
         outcome: 'notFound',
         text: `Tool "${request.name}" is not available. Use only the tools offered in this request.`,
       });
@@ -162,19 +164,17 @@ export class ToolRouter {
       // A second call of the same tool may have been allowed for the session while this one waited.
       if (this.options.approvals.has(role, entry.server, entry.tool.name)) return 'session' as const;
       try {
-        return await this.options.confirmer.confirm(
-          {
-            role,
-            name: entry.name,
-            server: entry.server,
-            tool: entry.tool.name,
-            title: entry.tool.title ?? entry.tool.annotations?.title,
-            description: entry.tool.description,
-            args,
-            annotations: entry.tool.annotations,
-          },
-          signal,
-        );
+        const request: ConfirmationRequest = {
+          role,
+          name: entry.name,
+          server: entry.server,
+          tool: entry.tool.name,
+          title: entry.tool.title ?? entry.tool.annotations?.title,
+          description: entry.tool.description,
+          args,
+          annotations: entry.tool.annotations,
+        };
+        return await untilAborted(this.options.confirmer.confirm(request, signal), signal);
       } catch (e) {
         // Failing to ask is never consent.
         this.options.logger.warn(`confirmation for "${entry.name}" failed, treated as denied: ${errorText(e)}`);
@@ -260,6 +260,18 @@ function invalidArgsText(entry: RegistryEntry, errors: readonly string[]): strin
 
 function cancelledText(entry: RegistryEntry): string {
   return `The call to tool "${entry.name}" was cancelled by the user.`;
+}
+
+/** A Stop must end the call even when the confirmer does not honour the signal (a modal, a prompt). */
+function untilAborted(answer: Promise<ConfirmationAnswer>, signal?: AbortSignal): Promise<ConfirmationAnswer> {
+  if (!signal) return answer;
+  let onAbort: () => void = () => undefined;
+  const aborted = new Promise<ConfirmationAnswer>((resolve) => {
+    onAbort = () => resolve('deny');
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  return Promise.race([answer, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
 }
 
 function stateOf(connection: ServerConnection): ConnectionState {

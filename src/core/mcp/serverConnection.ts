@@ -52,6 +52,8 @@ export class ServerConnection {
   private _tools: readonly Tool[] = [];
   private client?: Client;
   private transport?: Transport;
+  /** The transport of a start still in initialize: closed too by stop/dispose, or its process outlives us. */
+  private pendingTransport?: Transport;
   private generation = 0;
   private failures = 0;
   private connectedAt = 0;
@@ -102,6 +104,8 @@ export class ServerConnection {
 
   /** Resolves when the current start-up settles (connected, error, stopped...). */
   async whenSettled(): Promise<void> {
+    // A start requested a moment ago may not have switched the state to "starting" yet.
+    await this.startPromise;
     while (ConnectionState.isSettling(this._state)) {
       await new Promise<void>((resolve) => {
         const d = this.onDidChangeState(() => {
@@ -212,11 +216,16 @@ export class ServerConnection {
           timeoutMs: settings.connectTimeoutMs,
           onStderrLine: (line) => this.onStderr(line),
           onFallback: (reason) => this.options.logger.info(`[${this.name}] ${reason}`),
-          onTransport: (t) => (transport = t),
+          onTransport: (t) => {
+            transport = t;
+            this.pendingTransport = t;
+          },
         }),
         settings.connectTimeoutMs + 1000,
         () => `did not finish initialize within ${settings.connectTimeoutMs} ms`,
-      );
+      ).finally(() => {
+        if (this.pendingTransport === transport) this.pendingTransport = undefined;
+      });
       if (gen !== this.generation) {
         await connected.client.close().catch(() => undefined);
         return;
@@ -331,10 +340,13 @@ export class ServerConnection {
   private async closeCurrent(): Promise<void> {
     const client = this.client;
     const transport = this.transport;
+    const pending = this.pendingTransport;
     this.client = undefined;
     this.transport = undefined;
+    this.pendingTransport = undefined;
     if (client) await client.close().catch(() => undefined);
     if (transport) await transport.close().catch(() => undefined);
+    if (pending) await pending.close().catch(() => undefined);
   }
 
   private onStderr(line: string): void {

@@ -12,13 +12,33 @@ export function compileGlobs(patterns: readonly string[]): Matcher {
   const matchers: Matcher[] = [];
   for (const p of patterns) {
     try {
-      matchers.push(picomatch(p, { dot: true, nonegate: true }));
+      matchers.push(compileGlob(p));
     } catch {
       // validated earlier; never let a bad pattern widen access
     }
   }
   if (matchers.length === 0) return NEVER;
+  if (matchers.length === 1) return matchers[0];
   return (s) => matchers.some((m) => m(s));
+}
+
+const WINDOWS = process.platform === 'win32';
+const OPTIONS = { dot: true, nonegate: true, windows: WINDOWS };
+
+/**
+ * What `picomatch(glob, OPTIONS)` returns, without its per-call bookkeeping (a result object and
+ * option lookups on every test): the same regex, the same literal-equality shortcut, the same
+ * empty-input rule and, on Windows, the same backslash-to-slash conversion. The role filter runs
+ * this for every tool of every server whenever the tool list is built.
+ */
+function compileGlob(glob: string): Matcher {
+  const re = picomatch.makeRe(glob, OPTIONS);
+  return (input) => {
+    if (input === '') return false;
+    if (input === glob) return true;
+    const s = WINDOWS ? input.replace(/\\/g, '/') : input;
+    return s === glob || re.test(s);
+  };
 }
 
 export function toolKey(server: string, tool: string): string {

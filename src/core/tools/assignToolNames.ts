@@ -14,6 +14,32 @@ export interface NamingResult {
   readonly problems: readonly SettingsProblem[];
 }
 
+/** One server's part of the naming (see serverCandidates). */
+export interface ServerCandidates {
+  readonly candidates: readonly NamedTool[];
+  readonly problems: readonly SettingsProblem[];
+}
+
+/** One server's part of the naming: duplicates dropped, candidate names. Depends on nothing else. */
+export function serverCandidates(server: string, tools: readonly Tool[], mode: ToolNamingMode): ServerCandidates {
+  const problems: SettingsProblem[] = [];
+  const candidates: NamedTool[] = [];
+  const seen = new Set<string>();
+  for (const tool of tools) {
+    if (seen.has(tool.name)) {
+      problems.push({
+        severity: 'warning',
+        server,
+        message: `server "${server}" lists the tool "${tool.name}" more than once; the first definition is used`,
+      });
+      continue;
+    }
+    seen.add(tool.name);
+    candidates.push({ name: candidateName(mode, server, tool.name), server, tool });
+  }
+  return { candidates, problems };
+}
+
 /**
  * Give every tool a unique, model-valid name. Input is in settings order (servers, then each
  * server's tools), so the outcome depends only on configuration and tool lists, never on which
@@ -25,38 +51,49 @@ export function assignToolNames(
   servers: readonly { readonly server: string; readonly tools: readonly Tool[] }[],
   mode: ToolNamingMode,
 ): NamingResult {
+  return resolveNames(servers.map(({ server, tools }) => serverCandidates(server, tools, mode)), mode);
+}
+
+/**
+ * The cross-server part of assignToolNames: settles collisions between the servers' candidates,
+ * given in settings order. The registry keeps each server's candidates until its list changes.
+ */
+export function resolveNames(perServer: readonly ServerCandidates[], mode: ToolNamingMode): NamingResult {
   const problems: SettingsProblem[] = [];
-  const candidates: { candidate: string; server: string; tool: Tool }[] = [];
-  for (const { server, tools } of servers) {
-    const seen = new Set<string>();
-    for (const tool of tools) {
-      if (seen.has(tool.name)) {
-        problems.push({
-          severity: 'warning',
-          server,
-          message: `server "${server}" lists the tool "${tool.name}" more than once; the first definition is used`,
-        });
-        continue;
-      }
-      seen.add(tool.name);
-      candidates.push({ candidate: candidateName(mode, server, tool.name), server, tool });
-    }
+  const candidates: NamedTool[] = [];
+  for (const p of perServer) {
+    for (const problem of p.problems) problems.push(problem);
+    for (const c of p.candidates) candidates.push(c);
   }
 
-  const groups = new Map<string, typeof candidates>();
+  // Most registries have no collision at all: then every candidate name is the name, in input order.
+  const counts = new Map<string, number>();
+  let collisions = false;
   for (const c of candidates) {
-    const g = groups.get(c.candidate);
+    const n = counts.get(c.name);
+    if (n === undefined) counts.set(c.name, 1);
+    else {
+      counts.set(c.name, n + 1);
+      collisions = true;
+    }
+  }
+  if (!collisions) return { tools: candidates, problems };
+
+  // Groups of the candidate names more than one tool wants, in order of first appearance.
+  const groups = new Map<string, NamedTool[]>();
+  for (const c of candidates) {
+    if (counts.get(c.name)! < 2) continue;
+    const g = groups.get(c.name);
     if (g) g.push(c);
-    else groups.set(c.candidate, [c]);
+    else groups.set(c.name, [c]);
   }
 
   const taken = new Set<string>();
   const result: NamedTool[] = [];
-  const refused = new Set<(typeof candidates)[number]>();
-  const renamed = new Map<(typeof candidates)[number], string>();
+  const refused = new Set<NamedTool>();
+  const renamed = new Map<NamedTool, string>();
 
   for (const [candidate, group] of groups) {
-    if (group.length === 1) continue;
     if (mode === 'reject') {
       const owner = group[0].server;
       for (const c of group) {
@@ -82,9 +119,9 @@ export function assignToolNames(
 
   for (const c of candidates) {
     if (refused.has(c)) continue;
-    let name = renamed.get(c) ?? c.candidate;
+    let name = renamed.get(c) ?? c.name;
     // A hash suffix could in theory meet another tool's name: extend until unique.
-    for (let i = 2; taken.has(name); i++) name = disambiguatedName(`${c.candidate}_${i}`, c.server, c.tool.name);
+    for (let i = 2; taken.has(name); i++) name = disambiguatedName(`${c.name}_${i}`, c.server, c.tool.name);
     taken.add(name);
     result.push({ name, server: c.server, tool: c.tool });
   }

@@ -26,7 +26,7 @@ export function diffToolLists(before: readonly Tool[], after: readonly Tool[]): 
   const changed: ChangedTool[] = [];
   for (const [name, t] of next) {
     const o = old.get(name);
-    if (!o) continue;
+    if (!o || sameDefinition(o, t)) continue;
     const fields = COMPARED_FIELDS.filter(
       (f) => canonicalJson((o as Record<string, unknown>)[f]) !== canonicalJson((t as Record<string, unknown>)[f]),
     );
@@ -36,6 +36,40 @@ export function diffToolLists(before: readonly Tool[], after: readonly Tool[]): 
   }
   return { added, removed, changed };
 }
+
+/**
+ * Fast path before the canonical comparison: structural equality of JSON-like values, ignoring key
+ * order and undefined-valued keys, exactly where canonicalJson would see no difference. It only
+ * answers "equal" when canonicalJson would; anything else goes through the field-by-field check.
+ * A refresh after list_changed is almost all unchanged tools, so this is what keeps it cheap.
+ */
+export function sameDefinition(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  const aArray = Array.isArray(a);
+  if (aArray !== Array.isArray(b)) return false;
+  if (aArray) {
+    const x = a as unknown[];
+    const y = b as unknown[];
+    if (x.length !== y.length) return false;
+    for (let i = 0; i < x.length; i++) if (!sameDefinition(x[i], y[i])) return false;
+    return true;
+  }
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  let defined = 0;
+  for (const k in x) {
+    if (!hasOwn.call(x, k)) continue;
+    const v = x[k];
+    if (v === undefined) continue;
+    defined++;
+    if (!hasOwn.call(y, k) || !sameDefinition(v, y[k])) return false;
+  }
+  for (const k in y) if (hasOwn.call(y, k) && y[k] !== undefined) defined--;
+  return defined === 0;
+}
+
+const hasOwn = Object.prototype.hasOwnProperty;
 
 export function isEmptyDiff(d: ToolListDiff): boolean {
   return d.added.length === 0 && d.removed.length === 0 && d.changed.length === 0;

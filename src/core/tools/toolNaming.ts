@@ -6,8 +6,11 @@ export const MODEL_TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 export const MAX_TOOL_NAME = 64;
 export const PREFIX_SEPARATOR = '__';
 
+const VALID_PART = /^[a-zA-Z0-9_-]+$/;
+
 /** Replace every character a model API refuses with `_`. Never returns an empty string. */
 export function sanitizeNamePart(raw: string): string {
+  if (VALID_PART.test(raw)) return raw;
   const s = raw.replace(/[^a-zA-Z0-9_-]/g, '_');
   return s.length ? s : '_';
 }
@@ -32,7 +35,9 @@ function fitLength(candidate: string, identity: string): string {
 /** The candidate exposed name for one tool, before uniqueness is settled across the registry. */
 export function candidateName(mode: ToolNamingMode, server: string, tool: string): string {
   const base = mode === 'prefix' ? `${serverPrefix(server)}${PREFIX_SEPARATOR}${sanitizeNamePart(tool)}` : sanitizeNamePart(tool);
-  return fitLength(base, `${server}/${tool}`);
+  // In reject mode the bare name must not depend on the server, or two servers' equal long names
+  // would get different hashes and the duplicate would slip past the refusal.
+  return fitLength(base, mode === 'prefix' ? `${server}/${tool}` : tool);
 }
 
 /** A name that differs from `candidate` and is unique for this (server, tool): used when sanitizing made two names equal. */

@@ -1,7 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { SettingsProblem, ToolNamingMode } from '../settings/hostSettings';
 import { Emitter } from '../util/event';
-import { assignToolNames } from './assignToolNames';
+import { resolveNames, serverCandidates, type ServerCandidates } from './assignToolNames';
 import { definitionHash } from './definitionHash';
 import { diffToolLists, isEmptyDiff, type ChangedTool } from './toolListDiff';
 
@@ -41,6 +41,8 @@ export class ToolRegistry {
   private ordered: readonly RegistryEntry[] = [];
   private _problems: readonly SettingsProblem[] = [];
   private hashes = new WeakMap<Tool, string>();
+  /** Each server's candidate names, kept while its list and the naming mode stay the same. */
+  private readonly candidatesByServer = new Map<string, { tools: readonly Tool[]; mode: ToolNamingMode; result: ServerCandidates }>();
 
   constructor(
     private mode: ToolNamingMode,
@@ -52,6 +54,7 @@ export class ToolRegistry {
   setServerTools(server: string, tools: readonly Tool[], now: Date = new Date()): ToolsChangedEvent | undefined {
     const before = this.toolsByServer.get(server);
     this.toolsByServer.set(server, tools);
+    this.candidatesByServer.delete(server);
     let event: ToolsChangedEvent | undefined;
     if (before) {
       const diff = diffToolLists(before, tools);
@@ -110,19 +113,25 @@ export class ToolRegistry {
   }
 
   private rebuild(): void {
-    const input = this.serverOrder
-      .filter((s) => this.toolsByServer.has(s))
-      .map((server) => ({ server, tools: this.toolsByServer.get(server)! }));
-    const { tools, problems } = assignToolNames(input, this.mode);
+    // Only a server whose list changed gets its candidate names again; the cross-server part
+    // (collisions) is always settled over everything, so names never depend on what changed last.
+    const perServer: ServerCandidates[] = [];
+    for (const server of this.serverOrder) {
+      const list = this.toolsByServer.get(server);
+      if (!list) continue;
+      let cached = this.candidatesByServer.get(server);
+      if (!cached || cached.tools !== list || cached.mode !== this.mode) {
+        cached = { tools: list, mode: this.mode, result: serverCandidates(server, list, this.mode) };
+        this.candidatesByServer.set(server, cached);
+      }
+      perServer.push(cached.result);
+    }
+    for (const s of [...this.candidatesByServer.keys()]) if (!this.toolsByServer.has(s)) this.candidatesByServer.delete(s);
+    const { tools, problems } = resolveNames(perServer, this.mode);
     const byName = new Map<string, RegistryEntry>();
     const ordered: RegistryEntry[] = [];
     for (const t of tools) {
-      let hash = this.hashes.get(t.tool);
-      if (!hash) {
-        hash = definitionHash(t.tool);
-        this.hashes.set(t.tool, hash);
-      }
-      const entry: RegistryEntry = { name: t.name, server: t.server, tool: t.tool, definitionHash: hash };
+      const entry = new Entry(t.name, t.server, t.tool, this.hashes);
       byName.set(t.name, entry);
       ordered.push(entry);
     }
@@ -130,6 +139,37 @@ export class ToolRegistry {
     this.ordered = ordered;
     this._problems = problems;
     this._onDidChange.fire();
+  }
+}
+
+/**
+ * A registry entry whose definition hash is computed on first use (a call, its audit record, the
+ * definition view) and then cached per tool object. Naming thousands of tools must not hash every
+ * definition: that was most of the cost of building a large registry.
+ */
+class Entry implements RegistryEntry {
+  readonly #hashes: WeakMap<Tool, string>;
+
+  constructor(
+    readonly name: string,
+    readonly server: string,
+    readonly tool: Tool,
+    hashes: WeakMap<Tool, string>,
+  ) {
+    this.#hashes = hashes;
+  }
+
+  get definitionHash(): string {
+    let hash = this.#hashes.get(this.tool);
+    if (hash === undefined) {
+      hash = definitionHash(this.tool);
+      this.#hashes.set(this.tool, hash);
+    }
+    return hash;
+  }
+
+  toJSON(): { name: string; server: string; tool: Tool; definitionHash: string } {
+    return { name: this.name, server: this.server, tool: this.tool, definitionHash: this.definitionHash };
   }
 }
 
