@@ -1,7 +1,11 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
+  ErrorCode,
   LoggingMessageNotificationSchema,
+  McpError,
   ToolListChangedNotificationSchema,
   type CallToolResult,
   type Implementation,
@@ -366,6 +370,10 @@ export class ServerConnection {
     let message = errorText(e);
     if (exit && /connection closed/i.test(message)) {
       message = `server process exited (${exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`}) before initialize completed`;
+    } else if (e instanceof McpError && e.code === ErrorCode.RequestTimeout) {
+      message = `did not answer initialize within ${this.options.settings.connectTimeoutMs} ms (connectTimeoutMs)`;
+    } else if ((e instanceof StreamableHTTPError || e instanceof SseError) && e.code !== undefined && e.code > 0) {
+      message = `HTTP ${e.code}: ${message}${e.code === 401 || e.code === 403 ? ' (check the server\'s headers and secrets)' : ''}`;
     }
     return this.redact(message + this.stderrHint());
   }
