@@ -109,7 +109,7 @@ describe('AgentLoop with real servers', function () {
 
   it('runs the calls of one round in parallel', async () => {
     const host = await start();
-    const model = new ScriptedModel([() => [call('basic__wait', { ms: 600 }), call('basic__wait', { ms: 601 }), call('basic__wait', { ms: 602 })]]);
+    const model = new ScriptedModel([() => [call('basic__wait', { ms: 1500 }), call('basic__wait', { ms: 1501 }), call('basic__wait', { ms: 1502 })]]);
     const t0 = Date.now();
     const result = await new AgentLoop(model, host, sink(), 5).run([user('wait')], new AbortController().signal);
     const elapsed = Date.now() - t0;
@@ -117,10 +117,11 @@ describe('AgentLoop with real servers', function () {
       result.rounds[0].results.map((r) => r.outcome),
       ['ok', 'ok', 'ok'],
     );
-    assert.ok(elapsed < 1750, `3 × 600 ms took ${elapsed} ms (sequential ≥ 1803 ms)`);
+    // Generous bound for a loaded 2-core machine: sequential would be ≥ 4503 ms.
+    assert.ok(elapsed < 4000, `3 × 1500 ms took ${elapsed} ms (sequential ≥ 4503 ms)`);
     const calls = env.events('basic').filter((e) => e.event === 'call');
     assert.equal(calls.length, 3);
-    assert.ok(Math.max(...calls.map((c) => c.ts)) - Math.min(...calls.map((c) => c.ts)) < 500, 'all three reached the server together');
+    assert.ok(Math.max(...calls.map((c) => c.ts)) - Math.min(...calls.map((c) => c.ts)) < 1200, 'all three reached the server together');
   });
 
   it('stops after maxRounds with a message', async () => {
@@ -145,7 +146,7 @@ describe('AgentLoop with real servers', function () {
     const t0 = Date.now();
     ac.abort();
     const result = await run;
-    assert.ok(Date.now() - t0 < 1000);
+    assert.ok(Date.now() - t0 < 3000, 'Stop does not wait for the 30 s call');
     assert.equal(result.stopReason, 'cancelled');
     assert.deepEqual(
       result.rounds[0].results.map((r) => r.outcome),
