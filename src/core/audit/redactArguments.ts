@@ -23,6 +23,8 @@ export function redactArguments(value: unknown, depth = 0): unknown {
 
 /** Cut text to at most `maxBytes` UTF-8 bytes, marking the cut. */
 export function summarize(text: string, maxBytes = 1024): string {
+  // A UTF-8 character is at most 3 bytes per UTF-16 unit: short texts need no encoding pass.
+  if (text.length * 3 <= maxBytes) return text;
   const buf = Buffer.from(text, 'utf8');
   if (buf.byteLength <= maxBytes) return text;
   const marker = ' …[cut]';

@@ -1,0 +1,252 @@
+/**
+ * 5. Package: size of the production extension bundle (what gets shipped: `node esbuild.js
+ * --production`, built here with esbuild.js's own options into a temp dir so dist/ is left alone),
+ * and the time activate() takes with 10 servers configured whose `initialize` is held 300 ms, next
+ * to the time to require the bundle. activate() runs in fresh plain-node processes against the
+ * vscode stand-in (bench/vscodeShim.ts); it must return before any server could have answered.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import type { BuildOptions, Metafile } from 'esbuild';
+import { fixturePath, nodeEnv } from '../test/fixtures/fixtureServers';
+import { fmtMs, makeTempDir, type BenchResult, type Row } from './common';
+import { median, round } from './stats';
+import type { ProbeResult } from './activateProbe';
+
+export interface PackageOptions {
+  readonly servers: number;
+  readonly initDelayMs: number;
+  readonly reps: number;
+  readonly maxBytes: number;
+  /** How long to wait for src/extension.ts to appear and build. */
+  readonly waitForExtensionMs: number;
+}
+
+export const PACKAGE_DEFAULTS: PackageOptions = { servers: 10, initDelayMs: 300, reps: 3, maxBytes: 1_000_000, waitForExtensionMs: 0 };
+
+const ROOT = resolve(__dirname, '..');
+
+/** The build options esbuild.js passes, captured by running it against a stand-in esbuild module. */
+export async function esbuildJsOptions(production: boolean): Promise<BuildOptions[]> {
+  const source = readFileSync(join(ROOT, 'esbuild.js'), 'utf8');
+  const captured: BuildOptions[] = [];
+  const fake = {
+    build: async (o: BuildOptions) => {
+      captured.push(o);
+      return { errors: [], warnings: [] };
+    },
+    context: async (o: BuildOptions) => {
+      captured.push(o);
+      return { watch: async () => undefined, dispose: async () => undefined };
+    },
+  };
+  const argv = [process.execPath, join(ROOT, 'esbuild.js'), ...(production ? ['--production'] : [])];
+  const fakeProcess = new Proxy(process, {
+    get(t, k) {
+      if (k === 'argv') return argv;
+      if (k === 'exit') return (code: number) => captured.push({ __exit: code } as BuildOptions);
+      return Reflect.get(t, k);
+    },
+  });
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const req = (id: string) => (id === 'esbuild' ? fake : require(id));
+  new Function('require', 'process', 'module', 'exports', '__dirname', '__filename', source)(req, fakeProcess, { exports: {} }, {}, ROOT, join(ROOT, 'esbuild.js'));
+  await new Promise((r) => setImmediate(r));
+  return captured;
+}
+
+interface BundleInfo {
+  readonly bytes: number;
+  readonly byPackage: [string, number][];
+  readonly outfile: string;
+}
+
+/**
+ * The extension bundle as `node esbuild.js --production` makes it, into `outDir`.
+ * `extra` adds options on top (only for the labelled "with the proposed fix" measurement).
+ */
+async function buildProductionExtension(outDir: string, extra: BuildOptions = {}): Promise<BundleInfo> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const esbuild = require('esbuild') as typeof import('esbuild');
+  const configs = await esbuildJsOptions(true);
+  const ext = configs.find((c) => c.outfile?.replace(/\\/g, '/').endsWith('dist/extension.js'));
+  if (!ext) throw new Error(`esbuild.js defines no build with outfile dist/extension.js (found: ${configs.map((c) => c.outfile).join(', ')})`);
+  mkdirSync(outDir, { recursive: true });
+  const outfile = join(outDir, 'extension.js');
+  const result = await esbuild.build({ ...ext, ...extra, absWorkingDir: ROOT, outfile, metafile: true, logLevel: 'silent' });
+  return { bytes: statSync(outfile).size, byPackage: packageShares(result.metafile!), outfile };
+}
+
+/**
+ * A bundled package whose `main` is a UMD build calls the real `require` for its own files
+ * (jsonc-parser: `require("./impl/format")`): esbuild cannot follow that, so the bundle throws at
+ * load. Preferring each package's ESM entry (`module`) bundles those files.
+ */
+const PROPOSED_BUILD_FIX: BuildOptions = { mainFields: ['module', 'main'] };
+
+function packageShares(meta: Metafile): [string, number][] {
+  const out = Object.values(meta.outputs).find((o) => o.entryPoint);
+  const agg = new Map<string, number>();
+  for (const [path, v] of Object.entries(out?.inputs ?? {})) {
+    const m = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path);
+    const key = m ? m[1] : path.split('/').slice(0, 2).join('/');
+    agg.set(key, (agg.get(key) ?? 0) + v.bytesInOutput);
+  }
+  return [...agg.entries()].sort((a, b) => b[1] - a[1]);
+}
+
+async function bundleProbe(outDir: string): Promise<string> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const esbuild = require('esbuild') as typeof import('esbuild');
+  const outfile = join(outDir, 'probe.js');
+  await esbuild.build({
+    entryPoints: [join(ROOT, 'bench', 'activateProbe.ts')],
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    outfile,
+    logLevel: 'silent',
+  });
+  return outfile;
+}
+
+type ProbeOutcome = ProbeResult | { requireError: string };
+
+function runProbe(probe: string, bundle: string, optionsFile: string): Promise<ProbeOutcome> {
+  return new Promise((resolvePromise, reject) => {
+    execFile(process.execPath, [probe, bundle, optionsFile], { timeout: 60_000, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
+      const line = stdout.split('\n').find((l) => l.startsWith('PROBE '));
+      if (!line) return reject(new Error(`activate probe printed no result${err ? ` (${err.message})` : ''}\n${stderr.slice(-2000)}`));
+      const parsed = JSON.parse(line.slice(6));
+      if (parsed.fatal) return reject(new Error(`activate probe failed: ${parsed.fatal}`));
+      resolvePromise(parsed as ProbeOutcome);
+    });
+  });
+}
+
+async function waitForExtension(ms: number): Promise<void> {
+  const file = join(ROOT, 'src', 'extension.ts');
+  const deadline = Date.now() + ms;
+  while (!existsSync(file)) {
+    if (Date.now() >= deadline) throw new Error('src/extension.ts does not exist (yet): nothing to package');
+    await new Promise((r) => setTimeout(r, 2000));
+  }
+}
+
+export async function packageCost(opts: PackageOptions = PACKAGE_DEFAULTS): Promise<BenchResult> {
+  await waitForExtension(opts.waitForExtensionMs);
+  const tmp = makeTempDir('package');
+  try {
+    const bundle = await buildProductionExtension(tmp.dir);
+    const devBundle = join(ROOT, 'dist', 'extension.js');
+    const devBytes = existsSync(devBundle) ? statSync(devBundle).size : undefined;
+    const probe = await bundleProbe(tmp.dir);
+
+    const workspace = join(tmp.dir, 'workspace');
+    const storage = join(tmp.dir, 'storage');
+    mkdirSync(workspace, { recursive: true });
+    const servers: Record<string, unknown> = {};
+    for (let i = 0; i < opts.servers; i++) {
+      servers[`s${i}`] = { command: process.execPath, args: [fixturePath('basic')], env: { ...nodeEnv(), FIXTURE_INIT_DELAY_MS: String(opts.initDelayMs) } };
+    }
+    const optionsFile = join(tmp.dir, 'probe-options.json');
+    writeFileSync(
+      optionsFile,
+      JSON.stringify({ settings: { servers }, workspaceFolder: workspace, storageDir: storage, trusted: true, expectServers: opts.servers, readyTimeoutMs: 30_000 }),
+    );
+
+    // The bundle as built; if it cannot even be required, measure the proposed fix instead (labelled).
+    let measured = bundle;
+    let loadError: string | undefined;
+    let fixed: BundleInfo | undefined;
+    const first = await runProbe(probe, bundle.outfile, optionsFile);
+    const results: ProbeResult[] = [];
+    if ('requireError' in first) {
+      loadError = first.requireError;
+      fixed = await buildProductionExtension(join(tmp.dir, 'fixed'), PROPOSED_BUILD_FIX);
+      measured = fixed;
+    } else {
+      results.push(first);
+    }
+    while (results.length < opts.reps) {
+      const r = await runProbe(probe, measured.outfile, optionsFile);
+      if ('requireError' in r) throw new Error(`the extension bundle cannot be loaded: ${r.requireError}`);
+      results.push(r);
+    }
+
+    const requireMs = median(results.map((r) => r.requireMs));
+    const activateMs = median(results.map((r) => r.activateMs));
+    const loopFreeMs = median(results.map((r) => r.eventLoopFreeMs));
+    const readyMs = median(results.map((r) => r.allConnectedMs ?? NaN));
+    const spawnMs = median(results.map((r) => r.spawnSyncMs));
+    const spawns = Math.max(...results.map((r) => r.spawnsBeforeLoopFree));
+    const waited = results.some((r) => r.connectedAtReturn > 0);
+    const problems = [
+      ...new Set(results.flatMap((r) => [...r.errors, ...(r.childrenLeft ? [`${r.childrenLeft} child processes left after deactivate()`] : [])])),
+    ];
+    const missing = [...new Set(results.flatMap((r) => r.missing))];
+    const top = bundle.byPackage
+      .slice(0, 4)
+      .map(([k, b]) => `${k} ${(b / 1024).toFixed(0)} KB (${((100 * b) / bundle.bytes).toFixed(0)}%)`)
+      .join(', ');
+
+    const activatePass = !loadError && !waited && activateMs < opts.initDelayMs && problems.length === 0;
+    const blocked = loadError
+      ? `BLOCKED: the bundle esbuild.js builds throws at require(): "${loadError}" (a UMD package main, jsonc-parser, calls require() on its own files). ` +
+        `Proposed fix in esbuild.js: ${JSON.stringify(PROPOSED_BUILD_FIX)} in the common options (${((fixed?.bytes ?? 0) / 1_000_000).toFixed(3)} MB then). Measured with that fix: `
+      : '';
+    const rows: Row[] = [
+      {
+        id: 'package.size',
+        name: 'Package: production dist/extension.js (esbuild.js --production options)',
+        value: round(bundle.bytes / 1_000_000, 3),
+        unit: 'MB',
+        target: `≤ ${opts.maxBytes / 1_000_000} MB`,
+        pass: bundle.bytes <= opts.maxBytes,
+        detail: `${bundle.bytes.toLocaleString('en-US')} B minified${devBytes ? ` (dist/extension.js as last built by npm run build: ${(devBytes / 1_000_000).toFixed(3)} MB)` : ''}; largest: ${top}`,
+      },
+      {
+        id: 'package.activate',
+        name: `Package: activate() with ${opts.servers} servers configured (initialize held ${opts.initDelayMs} ms), median of ${opts.reps} fresh processes`,
+        value: round(activateMs, 2),
+        unit: 'ms',
+        target: `< ${opts.initDelayMs} ms, no server waited for`,
+        pass: activatePass,
+        detail:
+          blocked +
+          `activate ${fmtMs(activateMs)} vs require(bundle) ${fmtMs(requireMs)} (${(activateMs / requireMs).toFixed(2)}×); ` +
+          `but the event loop is first free ${fmtMs(loopFreeMs)} after activate() began (${spawns} synchronous spawn() calls in that one macrotask: ${fmtMs(spawnMs)}); ` +
+          `servers connected at return: ${results.map((r) => r.connectedAtReturn).join('/')}; all ${opts.servers} connected after ${fmtMs(readyMs)}` +
+          (missing.length ? `; vscode API not in the stand-in: ${missing.join(', ')}` : '') +
+          (problems.length ? `; problems: ${problems.join(' | ')}` : ''),
+      },
+    ];
+    return {
+      rows,
+      data: {
+        options: opts,
+        bundleBytes: bundle.bytes,
+        loadError,
+        fixedBundleBytes: fixed?.bytes,
+        devBundleBytes: devBytes,
+        byPackage: Object.fromEntries(bundle.byPackage.slice(0, 12)),
+        probes: results,
+        bundleBuiltFrom: relative(ROOT, join(ROOT, 'esbuild.js')),
+      },
+    };
+  } finally {
+    tmp.remove();
+  }
+}
+
+if (require.main === module) {
+  packageCost().then(
+    (r) => console.log(JSON.stringify(r, null, 2)),
+    (e) => {
+      console.error(e);
+      process.exitCode = 1;
+    },
+  );
+}
