@@ -4,15 +4,13 @@
  * calling again as soon as its previous call returns); throughput = calls / wall time.
  * Phases of alternating pairs (which side goes first alternates too), so the two sides compared
  * always get the same share of the time:
- *   A (the target)  host vs raw SDK.
- *   B (a proposal)  the same host with the proposed audit sink (bench/proposedAuditSink.ts) vs raw.
- *   C (attribution) the same host with no audit sink vs raw.
+ *   A (the target)  host vs raw SDK (JSONL audit as shipped, JsonlFileSink).
+ *   B (attribution) the same host with no audit sink vs raw.
  * Both server processes are pinned to the same CPU (see pinnedCpu in common.ts).
  */
 import { join } from 'node:path';
 import { JsonlFileSink, type AuditSink } from '../src/core/audit/auditLog';
 import { connectRaw, createHost, fixtureServer, hostSettings, makeTempDir, pinnedCpu, settle, type BenchResult } from './common';
-import { SyncAppendJsonlSink } from './proposedAuditSink';
 import { median, round, summarize } from './stats';
 
 export interface ConcurrencyOptions {
@@ -26,15 +24,14 @@ export interface ConcurrencyOptions {
 
 export const CONCURRENCY_DEFAULTS: ConcurrencyOptions = { inFlight: 64, waitMs: 20, callsPerRep: 640, reps: 8, target: 0.9 };
 
-type Audit = 'shipped' | 'none' | 'proposed';
+type Audit = 'shipped' | 'none';
 
 export async function concurrency(opts: ConcurrencyOptions = CONCURRENCY_DEFAULTS): Promise<BenchResult> {
   const tmp = makeTempDir('concurrency');
   const auditPath = join(tmp.dir, 'audit.jsonl');
   const settings = hostSettings([fixtureServer('basic', 'basic', {}, true)], { autoApprove: ['basic/*'] });
   const host = createHost(settings, auditPath);
-  const proposedSink = new SyncAppendJsonlSink(join(tmp.dir, 'audit-proposed.jsonl'));
-  const sinksFor: Record<Audit, AuditSink[]> = { shipped: [new JsonlFileSink(auditPath)], none: [], proposed: [proposedSink] };
+  const sinksFor: Record<Audit, AuditSink[]> = { shipped: [new JsonlFileSink(auditPath)], none: [] };
   let raw: Awaited<ReturnType<typeof connectRaw>> | undefined;
   try {
     await host.start();
@@ -91,13 +88,12 @@ export async function concurrency(opts: ConcurrencyOptions = CONCURRENCY_DEFAULT
     };
 
     // Warm-up: one short repetition of each.
-    for (const audit of ['shipped', 'proposed', 'none'] as const) await hostRep(audit, opts.inFlight * 2);
+    for (const audit of ['shipped', 'none'] as const) await hostRep(audit, opts.inFlight * 2);
     await rep(rawCall, opts.inFlight * 2);
     await settle(20);
 
     const a = await pairs('shipped', opts.reps);
-    const b = await pairs('proposed', opts.reps);
-    const c = await pairs('none', opts.reps);
+    const b = await pairs('none', opts.reps);
     if (bad) throw new Error(`${bad} calls did not return ok`);
     if (maxInFlight !== opts.inFlight) throw new Error(`expected ${opts.inFlight} calls in flight, saw ${maxInFlight}`);
 
@@ -116,15 +112,7 @@ export async function concurrency(opts: ConcurrencyOptions = CONCURRENCY_DEFAULT
           pass: a.ratio >= opts.target,
           detail:
             `host ${h.toFixed(0)} calls/s vs raw SDK ${r.toFixed(0)} calls/s (ideal ${ideal.toFixed(0)}); per-pair ratios ${pr.min.toFixed(3)}–${pr.max.toFixed(3)}; ` +
-            `the same host with no audit sink: ${c.ratio.toFixed(3)}× raw (${median(c.hostTp).toFixed(0)} vs ${median(c.rawTp).toFixed(0)} calls/s)`,
-        },
-        {
-          id: 'concurrency.proposedAudit',
-          name: 'Concurrency throughput with the proposed audit sink (bench/proposedAuditSink.ts)',
-          value: round(b.ratio, 3),
-          unit: 'host/raw',
-          target: 'report',
-          detail: `same host, each record appended synchronously to a kept-open file: ${median(b.hostTp).toFixed(0)} calls/s vs raw ${median(b.rawTp).toFixed(0)} (shipped sink: ${a.ratio.toFixed(3)})`,
+            `the same host with no audit sink: ${b.ratio.toFixed(3)}× raw (${median(b.hostTp).toFixed(0)} vs ${median(b.rawTp).toFixed(0)} calls/s)`,
         },
       ],
       data: {
@@ -134,13 +122,11 @@ export async function concurrency(opts: ConcurrencyOptions = CONCURRENCY_DEFAULT
         rawThroughput: a.rawTp.map((x) => round(x, 1)),
         pairRatios: a.ratios.map((x) => round(x, 4)),
         medianRatio: round(a.ratio, 4),
-        proposedAuditSink: { host: b.hostTp.map((x) => round(x, 1)), raw: b.rawTp.map((x) => round(x, 1)), ratio: round(b.ratio, 4) },
-        withoutAudit: { host: c.hostTp.map((x) => round(x, 1)), raw: c.rawTp.map((x) => round(x, 1)), ratio: round(c.ratio, 4) },
+        withoutAudit: { host: b.hostTp.map((x) => round(x, 1)), raw: b.rawTp.map((x) => round(x, 1)), ratio: round(b.ratio, 4) },
         idealThroughput: ideal,
       },
     };
   } finally {
-    proposedSink.dispose();
     await Promise.all([host.dispose(), raw?.close()]);
     tmp.remove();
   }

@@ -5,11 +5,10 @@
  *
  * Phases, each interleaved in blocks that alternate which side goes first, after a warm-up:
  *   A (the target)   host vs raw SDK.
- *   B (a proposal)   the same host with the proposed audit sink (bench/proposedAuditSink.ts) vs raw.
- *   C (attribution)  on the host's own server process only: its transport alone
- *                    (ServerConnection.callTool), its router with no audit sink, with the proposed
- *                    sink, and the full call as shipped.
- *   D (control)      the host's bare transport vs raw: two equivalent paths, so ≈ 1 unless the
+ *   B (attribution)  on the host's own server process only: its transport alone
+ *                    (ServerConnection.callTool), its router with no audit sink, and the full call
+ *                    as shipped (JSONL audit through JsonlFileSink).
+ *   C (control)      the host's bare transport vs raw: two equivalent paths, so ≈ 1 unless the
  *                    harness itself is biased.
  * Both server processes are pinned to the same CPU (see pinnedCpu in common.ts).
  * A comparison only ever pairs two sides that get the same share of calls: a server process that
@@ -19,7 +18,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { JsonlFileSink, type AuditSink } from '../src/core/audit/auditLog';
 import { connectRaw, createHost, fixtureServer, fmtMs, hostSettings, makeTempDir, pinnedCpu, settle, type BenchResult } from './common';
-import { SyncAppendJsonlSink } from './proposedAuditSink';
 import { round, summarize, type Summary } from './stats';
 
 export interface RoutingOptions {
@@ -57,10 +55,8 @@ async function interleave(sides: Record<string, Call>, blocks: number, size: num
 export async function routingOverhead(opts: RoutingOptions = ROUTING_DEFAULTS): Promise<BenchResult> {
   const tmp = makeTempDir('routing');
   const auditPath = join(tmp.dir, 'audit.jsonl');
-  const proposedPath = join(tmp.dir, 'audit-proposed.jsonl');
   const settings = hostSettings([fixtureServer('basic', 'basic', {}, true)], { autoApprove: ['basic/*'] });
   const host = createHost(settings, auditPath);
-  const proposedSink = new SyncAppendJsonlSink(proposedPath);
   let raw: Awaited<ReturnType<typeof connectRaw>> | undefined;
   try {
     await host.start();
@@ -69,9 +65,9 @@ export async function routingOverhead(opts: RoutingOptions = ROUTING_DEFAULTS): 
     if (!host.registry.lookup(name)) throw new Error(`host has no tool ${name}: ${host.registry.entries().map((e) => e.name).join(', ')}`);
 
     let notOk = 0;
-    // The host's audit sinks per side: as shipped (the file sink it builds for its audit path), none, or the proposal.
+    // The host's audit sinks per side: as shipped (the file sink it builds for its audit path) or none.
     const shippedSinks: AuditSink[] = [new JsonlFileSink(auditPath)];
-    const sinksFor = { shipped: shippedSinks, none: [] as AuditSink[], proposed: [proposedSink as AuditSink] };
+    const sinksFor = { shipped: shippedSinks, none: [] as AuditSink[] };
     const call = (audit: keyof typeof sinksFor): Call => async () => {
       host.audit.setSinks(sinksFor[audit]);
       const t0 = performance.now();
@@ -97,41 +93,33 @@ export async function routingOverhead(opts: RoutingOptions = ROUTING_DEFAULTS): 
       return dt;
     };
 
-    const sides = { host: call('shipped'), raw: rawCall, proposed: call('proposed'), noAudit: call('none'), transport: transportCall };
+    const sides = { host: call('shipped'), raw: rawCall, noAudit: call('none'), transport: transportCall };
     for (const f of Object.values(sides)) for (let i = 0; i < opts.warmup; i++) await f();
     await settle(20);
 
     // A: the target.
     const a = await interleave({ host: sides.host, raw: rawCall }, opts.blocks, opts.blockSize);
-    // B: the proposed audit sink, against raw.
-    const b = await interleave({ proposed: sides.proposed, raw: rawCall }, opts.extraBlocks, opts.blockSize);
-    // C: attribution on the host's own server process.
-    const c = await interleave({ transport: transportCall, noAudit: sides.noAudit, proposed: sides.proposed, host: sides.host }, opts.extraBlocks, opts.blockSize);
-    // D: control. The host's bare transport against raw, set up alike: ≈ 1 unless the harness is biased.
-    const d = await interleave({ transport: transportCall, raw: rawCall }, opts.extraBlocks, opts.blockSize);
+    // B: attribution on the host's own server process.
+    const b = await interleave({ transport: transportCall, noAudit: sides.noAudit, host: sides.host }, opts.extraBlocks, opts.blockSize);
+    // C: control. The host's bare transport against raw, set up alike: ≈ 1 unless the harness is biased.
+    const c = await interleave({ transport: transportCall, raw: rawCall }, opts.extraBlocks, opts.blockSize);
     host.audit.setSinks(shippedSinks);
     if (notOk) throw new Error(`${notOk} calls did not return ok`);
 
     const auditLines = readFileSync(auditPath, 'utf8').split('\n').filter(Boolean).length;
     const expectedLines = opts.warmup + (opts.blocks + opts.extraBlocks) * opts.blockSize;
     if (auditLines !== expectedLines) throw new Error(`audit has ${auditLines} lines, expected ${expectedLines}`);
-    proposedSink.dispose();
-    const proposedLines = readFileSync(proposedPath, 'utf8').split('\n').filter(Boolean).length;
-    if (proposedLines !== opts.warmup + 2 * opts.extraBlocks * opts.blockSize) throw new Error(`the proposed audit sink wrote ${proposedLines} lines`);
 
     const h = summarize(a.times.host);
     const r = summarize(a.times.raw);
     const ratio = h.p50 / r.p50;
     const p99Ratio = h.p99 / r.p99;
     const br = summarize(a.blockP50.map((x) => x.host / x.raw));
-    const pp = summarize(b.times.proposed);
-    const pr = summarize(b.times.raw);
-    const ct = summarize(c.times.transport);
-    const cn = summarize(c.times.noAudit);
-    const ch = summarize(c.times.host);
-    const cp = summarize(c.times.proposed);
-    const ctlTransport = summarize(d.times.transport);
-    const ctlRaw = summarize(d.times.raw);
+    const ct = summarize(b.times.transport);
+    const cn = summarize(b.times.noAudit);
+    const ch = summarize(b.times.host);
+    const ctlTransport = summarize(c.times.transport);
+    const ctlRaw = summarize(c.times.raw);
     return {
       rows: [
         {
@@ -159,8 +147,8 @@ export async function routingOverhead(opts: RoutingOptions = ROUTING_DEFAULTS): 
           target: 'report',
           detail:
             `transport alone (ServerConnection.callTool) ${fmtMs(ct.p50)}; + router without audit (lookup, role, validation, policy, conversion) ` +
-            `${fmtMs(cn.p50)} (+${fmtMs(cn.p50 - ct.p50)}); + JSONL audit append as shipped ${fmtMs(ch.p50)} (+${fmtMs(ch.p50 - cn.p50)}), ` +
-            `or with the proposed sink ${fmtMs(cp.p50)} (+${fmtMs(cp.p50 - cn.p50)})`,
+            `${fmtMs(cn.p50)} (+${fmtMs(cn.p50 - ct.p50)}); + JSONL audit as shipped (JsonlFileSink: one synchronous O_APPEND write per record) ` +
+            `${fmtMs(ch.p50)} (+${fmtMs(ch.p50 - cn.p50)})`,
         },
         {
           id: 'routing.control',
@@ -170,14 +158,6 @@ export async function routingOverhead(opts: RoutingOptions = ROUTING_DEFAULTS): 
           target: 'report (≈ 1)',
           detail: `${fmtMs(ctlTransport.p50)} vs ${fmtMs(ctlRaw.p50)}: how far two equivalent paths differ in this run${pinnedCpu() !== undefined ? ` (both servers pinned to CPU ${pinnedCpu()})` : ' (servers not pinned)'}`,
         },
-        {
-          id: 'routing.proposedAudit',
-          name: 'Routing overhead with the proposed audit sink (bench/proposedAuditSink.ts), p50 per call',
-          value: round(pp.p50 / pr.p50, 3),
-          unit: '× raw',
-          target: 'report',
-          detail: `same host, each record appended synchronously to a kept-open file: ${fmtMs(pp.p50)} vs raw ${fmtMs(pr.p50)}; p99 ${fmtMs(pp.p99)} vs ${fmtMs(pr.p99)}`,
-        },
       ],
       data: {
         options: opts,
@@ -186,15 +166,13 @@ export async function routingOverhead(opts: RoutingOptions = ROUTING_DEFAULTS): 
         p50Ratio: round(ratio, 4),
         p99Ratio: round(p99Ratio, 4),
         blockP50Ratios: a.blockP50.map((x) => round(x.host / x.raw, 4)),
-        proposed: { host: roundSummary(pp), raw: roundSummary(pr) },
-        attribution: { transport: roundSummary(ct), routerWithoutAudit: roundSummary(cn), proposedSink: roundSummary(cp), full: roundSummary(ch) },
+        attribution: { transport: roundSummary(ct), routerWithoutAudit: roundSummary(cn), full: roundSummary(ch) },
         control: { transport: roundSummary(ctlTransport), raw: roundSummary(ctlRaw) },
         pinnedCpu: pinnedCpu() ?? null,
         auditLines,
       },
     };
   } finally {
-    proposedSink.dispose();
     await Promise.all([host.dispose(), raw?.close()]);
     tmp.remove();
   }

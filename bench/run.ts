@@ -109,7 +109,6 @@ function markdown(m: ReturnType<typeof machine>, sections: readonly Section[], t
   out.push('- Host and raw SDK talk to identical fixture server processes (`test/fixtures/servers/basic.mjs`); the raw side is `Client` + `StdioClientTransport`.');
   out.push('- Two sides that are compared run in alternating blocks and get the same share of the time (a server process left idle while another is busy answers more slowly).');
   out.push('- Routing and concurrency pin both server processes to the same CPU and start the raw one through `setsid` (the host starts servers detached): unpinned, two equivalent transports measured 0.6× to 2.0× of each other from run to run on this VM. `BENCH_PIN_SERVERS=off` disables pinning. The "harness control" row shows the residual difference of two equivalent paths in the same run.');
-  out.push('- Rows marked "proposed" measure a bench-only copy of a proposed core change (`bench/proposedAuditSink.ts`) on the same host, next to the shipped code.');
   out.push('- Registry and package targets are absolute; each is printed next to a baseline from the same run (JSON.stringify of the same lists; require() of the bundle).');
   out.push('');
   out.push('## Details');
