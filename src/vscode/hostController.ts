@@ -67,8 +67,11 @@ export class HostController implements vscode.Disposable {
       }),
       vscode.workspace.onDidGrantWorkspaceTrust(() => {
         this.logger.info('workspace trusted: starting servers');
-        // Restricted settings take their workspace values now: apply them, then start.
-        this.applying = this.reload()
+        // The host already holds the servers and roles of the workspace's settings file (read for
+        // display while untrusted). Right after the grant the configuration API still hides the
+        // restricted values for a moment, so reading it now would drop every server and role;
+        // the other restricted settings arrive with the configuration change that follows.
+        this.applying = this.applying
           .then(() => this.host.setTrusted(true))
           .catch((e) => this.logger.error(`starting servers after trust failed: ${errorText(e)}`))
           .finally(fire);

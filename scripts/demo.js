@@ -1,0 +1,137 @@
+#!/usr/bin/env node
+'use strict';
+/*
+ * npm run demo: MCP Host in a real VS Code in your browser.
+ *
+ * Builds the extension (npm run build), starts code-server 4.139.1 (VS Code 1.139.1; installed into
+ * ~/.cache/mcp-host-test on first use by scripts/code-server/ensure.sh) on 127.0.0.1 with MCP Host
+ * installed from this folder, opens the demo workspace demo/ (server-everything, server-memory,
+ * server-filesystem on demo/files; roles support and operations), prints the URL, and runs until
+ * Ctrl-C. Then code-server's process group goes (extension host and the MCP servers it started
+ * included) and the throwaway profile in /tmp is removed.
+ *
+ *   npm run demo [-- --port 8080] [-- --no-build]
+ *   MCP_HOST_DEMO_SCRIPTED_MODEL=1 npm run demo    also install a scripted test model, so @mcp can be
+ *                                                  tried in the Chat view without a real model
+ * Env: MCP_HOST_DEMO_PORT (default 0: a free port), MCP_HOST_CACHE (see ensure.sh).
+ *
+ * With the scripted model, every @mcp question gets the next of a few canned answers (list and
+ * read demo/files, a sum with server-everything, the memory graph); a tool outside the active role
+ * is answered "not available", as with a real model. It is a test double, not an AI.
+ */
+const fs = require('fs');
+const path = require('path');
+const { spawnSync } = require('child_process');
+
+const REPO = path.resolve(__dirname, '..');
+const DEMO = path.join(REPO, 'demo');
+const runner = require(path.join(REPO, 'test', 'integration', 'runner', 'runExtensionTests.js'));
+const SCRIPTED_MODEL = path.join(REPO, 'test', 'integration', 'scripted-model');
+
+function parseArgs(argv) {
+  const o = { port: Number(process.env.MCP_HOST_DEMO_PORT || 0), build: true, scriptedModel: process.env.MCP_HOST_DEMO_SCRIPTED_MODEL === '1' };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--port') o.port = Number(argv[++i]);
+    else if (a === '--no-build') o.build = false;
+    else if (a === '--scripted-model') o.scriptedModel = true;
+    else if (a === '-h' || a === '--help') o.help = true;
+    else throw new Error(`unknown argument ${a}`);
+  }
+  if (!Number.isInteger(o.port) || o.port < 0 || o.port > 65535) throw new Error('--port expects a port number');
+  return o;
+}
+
+function log(s) {
+  process.stderr.write(`[demo] ${s}\n`);
+}
+
+/**
+ * Canned @mcp answers, selected by the number of assistant messages in the request, so each new
+ * question in a chat (whose history replays the earlier answers) gets the next block.
+ */
+function demoScript() {
+  const files = path.join(DEMO, 'files');
+  const block = [
+    { text: 'Let me look at the demo files. ', toolCalls: [{ name: 'files__list_directory', input: { path: files } }] },
+    { text: 'There is a welcome note; reading it. ', toolCalls: [{ name: 'files__read_text_file', input: { path: path.join(files, 'welcome.md') } }] },
+    { text: 'The folder holds `welcome.md` and `orders.csv`. The welcome note says the *support* role may only read and list these files, while *operations* may write them, asking you first.' },
+    { text: 'Adding with the everything server. ', toolCalls: [{ name: 'everything__get-sum', input: { a: 19, b: 23 } }] },
+    { text: '19 + 23 = 42, computed by `everything__get-sum`.' },
+    { text: 'Checking the knowledge graph. ', toolCalls: [{ name: 'memory__read_graph', input: {} }] },
+    { text: 'That is what the memory server knows so far. (This is the scripted demo model: ask again for the next canned answer.)' },
+  ];
+  const turns = [];
+  for (let i = 0; i < 10; i++) turns.push(...block);
+  return { select: 'assistantMessages', turns };
+}
+
+async function main() {
+  const o = parseArgs(process.argv.slice(2));
+  if (o.help) {
+    const src = fs.readFileSync(__filename, 'utf8');
+    process.stdout.write(src.slice(src.indexOf('/*') + 2, src.indexOf('*/')).replace(/^ \* ?/gm, '').trim() + '\n');
+    return;
+  }
+  runner.installSignalHandlers(); // Ctrl-C: kill code-server's process group, remove the tmp tree, exit
+
+  if (o.build) {
+    log('building the extension (npm run build)');
+    const r = spawnSync('npm', ['run', 'build'], { cwd: REPO, stdio: ['ignore', 'inherit', 'inherit'] });
+    if (r.status !== 0) throw new Error(`npm run build failed (exit ${r.status})`);
+  } else if (!fs.existsSync(path.join(REPO, 'dist', 'extension.js'))) {
+    throw new Error('dist/extension.js is missing: run without --no-build');
+  }
+
+  log('checking code-server (the first run installs it: a few minutes)');
+  const cache = runner.ensureCache();
+  const tmp = runner.makeTmpDirs({ prefix: 'mcp-host-it-demo-' });
+  runner.writeUserSettings(tmp.userData, {
+    trust: true,
+    extra: { 'workbench.colorTheme': 'Default Dark Modern' },
+  });
+  const extensions = [REPO];
+  const env = {};
+  if (o.scriptedModel) {
+    extensions.push(SCRIPTED_MODEL);
+    env.MCP_HOST_TEST_MODEL_SCRIPT = path.join(tmp.root, 'demo-model-script.json');
+    env.MCP_HOST_TEST_MODEL_LOG = path.join(tmp.root, 'demo-model-log.jsonl');
+    fs.writeFileSync(env.MCP_HOST_TEST_MODEL_SCRIPT, JSON.stringify(demoScript(), null, 1));
+  }
+  runner.installExtensionFolders(tmp, extensions);
+  const server = await runner.startCodeServer({ cache, tmp, trust: true, smokeTestDriver: false, port: o.port, env });
+  const url = runner.workbenchUrl({ baseUrl: server.baseUrl, authority: server.authority, folder: DEMO });
+  let stopping = false;
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => (stopping = true));
+  server.proc.on('exit', (code, sig) => {
+    if (stopping) return;
+    log(`code-server exited unexpectedly (code ${code}, signal ${sig})`);
+    runner.cleanupAll().finally(() => process.exit(1));
+  });
+
+  process.stdout.write(
+    [
+      '',
+      `MCP Host demo: VS Code 1.139 (code-server ${cache.CODE_SERVER_VERSION || '4.139.1'}) with the demo workspace ${DEMO}`,
+      '',
+      `  Open ${url}`,
+      '',
+      '  - the "MCP Host" icon in the activity bar: servers, their tools (auto / asks) and tool-list events',
+      '  - the status bar "MCP: support": click it to switch the role (or type "@mcp /role operations" in the Chat);',
+      '    the choice is saved as mcpHost.activeRole in demo/.vscode/settings.json',
+      `  - ${o.scriptedModel ? 'Chat view: ask "@mcp what is in the demo files?" (scripted demo model)' : 'Chat view: @mcp with any chat model you have (MCP_HOST_DEMO_SCRIPTED_MODEL=1 adds a scripted one)'}`,
+      '  - audit log: demo/.mcp-host/audit.jsonl (MCP Host: Open Audit Log)',
+      '',
+      'Press Ctrl-C to stop (everything it started is stopped with it).',
+      '',
+    ].join('\n'),
+  );
+  // Run until a signal: the runner's handlers clean up and exit.
+  await new Promise(() => {});
+}
+
+main().catch(async (e) => {
+  log(`failed: ${(e && e.message) || e}`);
+  await runner.cleanupAll();
+  process.exit(1);
+});

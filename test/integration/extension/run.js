@@ -1,0 +1,123 @@
+#!/usr/bin/env node
+'use strict';
+/*
+ * Extension-host suite: mocha inside the real VS Code extension host (code-server 1.139.1, smoke-test
+ * driver mode), with MCP Host (the repository root, dist/extension.js) and the scripted model as
+ * development extensions, on a fresh copy of ./workspace (fixture servers + server-everything).
+ *
+ *   node test/integration/extension/run.js [--grep PATTERN] [--verbose] [--artifacts DIR] [--keep-tmp]
+ *
+ * Also used by test/integration/untrusted/run.js (workspace trust off) through runSuite().
+ * Needs dist/extension.js (npm run build; scripts/run-integration.js builds it when missing).
+ * Last line: "N passed, N failed"; exit code 0 only when every test passed.
+ */
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const runner = require('../runner/runExtensionTests');
+
+const REPO = runner.REPO_ROOT;
+const SCRIPTED_MODEL = path.join(__dirname, '..', 'scripted-model');
+
+/** Copies a workspace template into a fresh tmp folder; returns { root, workspace, fixtureLog, remove }. */
+function prepareWorkspace(template, prefix = 'mcp-host-it-ws-') {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  // Same owner file as the runner's tmp trees: a later run sweeps this folder if we die by SIGKILL.
+  fs.writeFileSync(path.join(root, 'owner.json'), JSON.stringify({ pid: process.pid, start: processStartTime(process.pid) }));
+  const workspace = path.join(root, 'workspace');
+  fs.cpSync(template, workspace, { recursive: true, filter: (src) => !src.split(path.sep).includes('.mcp-host') });
+  let removed = false;
+  const remove = () => {
+    if (removed) return;
+    removed = true;
+    process.off('exit', remove);
+    fs.rmSync(root, { recursive: true, force: true, maxRetries: 3 });
+  };
+  // Ctrl-C: the runner's signal handler cleans up its own things and calls process.exit.
+  process.on('exit', remove);
+  return { root, workspace, fixtureLog: path.join(root, 'fixture-log.jsonl'), remove };
+}
+
+function processStartTime(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+  } catch {
+    return null;
+  }
+}
+
+function parseCommonArgs(argv) {
+  const o = { verbose: false, keepTmp: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--grep') o.grep = argv[++i];
+    else if (a === '--verbose') o.verbose = true;
+    else if (a === '--artifacts') o.artifacts = path.resolve(argv[++i]);
+    else if (a === '--keep-tmp') o.keepTmp = true;
+    else if (a === '--headed') o.headed = true;
+    else throw new Error(`unknown argument ${a}`);
+  }
+  return o;
+}
+
+/**
+ * Runs an extension-host suite. Returns the runner's result ({ code, passed, failed, pending, durationMs }).
+ * @param {{ tests: string, template: string, trust?: boolean, grep?: string, verbose?: boolean, artifacts?: string, keepTmp?: boolean, timeoutSec?: number }} o
+ */
+async function runSuite(o) {
+  if (!fs.existsSync(path.join(REPO, 'dist', 'extension.js'))) throw new Error('dist/extension.js is missing: run "npm run build" first');
+  const ws = prepareWorkspace(o.template);
+  try {
+    const env = {
+      MCP_HOST_TEST_REPO: REPO,
+      MCP_HOST_TEST_FIXTURE_LOG: ws.fixtureLog,
+      // Each run gets its own model script and log (not the runner's defaults, which a caller's env could pin).
+      MCP_HOST_TEST_MODEL_SCRIPT: path.join(ws.root, 'model-script.json'),
+      MCP_HOST_TEST_MODEL_LOG: path.join(ws.root, 'model-log.jsonl'),
+    };
+    if (o.grep) env.MCP_HOST_TEST_GREP = o.grep;
+    if (o.verbose) process.env.MCP_HOST_TEST_VERBOSE = '1';
+    const r = await runner.runExtensionTests({
+      extension: REPO,
+      extraExtensions: [SCRIPTED_MODEL],
+      tests: o.tests,
+      workspace: ws.workspace,
+      trust: o.trust !== false,
+      env,
+      timeoutSec: o.timeoutSec || 300,
+      verbose: !!o.verbose,
+      artifacts: o.artifacts,
+      keepTmp: !!o.keepTmp,
+    });
+    if (o.artifacts) {
+      fs.mkdirSync(o.artifacts, { recursive: true });
+      for (const f of [ws.fixtureLog, path.join(ws.workspace, '.mcp-host', 'audit.jsonl')]) {
+        if (fs.existsSync(f)) fs.copyFileSync(f, path.join(o.artifacts, path.basename(f)));
+      }
+    }
+    return r;
+  } finally {
+    if (o.keepTmp) process.stderr.write(`[suite] kept workspace copy ${ws.root}\n`);
+    else ws.remove();
+  }
+}
+
+async function main() {
+  const o = parseCommonArgs(process.argv.slice(2));
+  const r = await runSuite({ ...o, tests: path.join(__dirname, 'suite', 'index.js'), template: path.join(__dirname, 'workspace') });
+  process.stderr.write(`[extension-host suite] ${(r.durationMs / 1000).toFixed(1)} s, exit code ${r.code}${r.timedOut ? ' (timeout)' : ''}\n`);
+  if (r.pending) process.stdout.write(`(${r.pending} pending)\n`);
+  process.stdout.write(`${r.passed} passed, ${r.failed} failed\n`);
+  process.exitCode = r.code;
+}
+
+module.exports = { runSuite, prepareWorkspace, parseCommonArgs, REPO, SCRIPTED_MODEL };
+
+if (require.main === module) {
+  main().catch((e) => {
+    process.stderr.write(`[extension-host suite] fatal: ${(e && e.stack) || e}\n`);
+    process.stdout.write('0 passed, 1 failed\n');
+    process.exit(1);
+  });
+}

@@ -1,0 +1,43 @@
+'use strict';
+const assert = require('assert');
+const vscode = require('vscode');
+const h = require('../helpers');
+
+const SUPPORT_TOOLS = ['basic__add', 'basic__echo'];
+
+describe('roles', () => {
+  it('"/role support" switches the role: the model is offered only that role\'s tools', async () => {
+    const m = h.mark();
+    await h.sendChat('@mcp /role support');
+    await h.waitFor('mcpHost.activeRole = support', () => vscode.workspace.getConfiguration('mcpHost').get('activeRole') === 'support');
+    // The role uses only "basic": the other servers are stopped.
+    await h.waitFor('slow, dynamic, paged and notools to exit', () => {
+      const exits = m.since().fixture.filter((l) => l.event === 'exit');
+      return exits.length >= 4;
+    }, { describe: () => JSON.stringify(m.since().fixture) });
+    await h.sleep(500);
+    const run = await h.chatRun({ query: '@mcp what can you do?', turns: [{ text: 'Only lookups.' }] });
+    assert.deepStrictEqual([...run.model[0].toolNames].sort(), SUPPORT_TOOLS);
+    // The preamble names the role.
+    assert.match(JSON.stringify(run.model[0].messages[0]), /role \\"support\\"/);
+  });
+
+  it('holds the role at call time: a tool outside the role is "not available" even if the model names it', async () => {
+    const run = await h.chatRun({
+      query: '@mcp try tools outside the role',
+      turns: [{ toolCalls: [{ name: 'basic__fail', input: {} }, { name: 'slow__quick', input: {} }] }, { text: 'Not allowed.' }],
+      audit: 2,
+    });
+    assert.deepStrictEqual(run.fixture.filter((l) => l.event === 'call'), []);
+    const recs = run.audit.filter((r) => r.kind === 'call');
+    assert.deepStrictEqual(recs.map((r) => [r.outcome, r.role]), [['notFound', 'support'], ['notFound', 'support']]);
+    for (const r of h.toolResults(run.model[1])) assert.match(r.text, /is not available/);
+  });
+
+  it('updating mcpHost.activeRole switches back: every tool is offered again', async () => {
+    await vscode.workspace.getConfiguration('mcpHost').update('activeRole', 'full', vscode.ConfigurationTarget.Workspace);
+    const run = await h.chatRun({ query: '@mcp and now?', turns: [{ text: 'Everything again.' }] });
+    const names = run.model[0].toolNames;
+    for (const n of ['basic__noop', 'slow__sleep', 'dynamic__control', 'everything__echo']) assert.ok(names.includes(n), `${n} not offered: ${names.join(', ')}`);
+  });
+});

@@ -1,0 +1,301 @@
+'use strict';
+/*
+ * Playwright helpers for driving the VS Code workbench (code-server, no smoke-test driver) as a
+ * person would: the MCP Host view, the status bar, the Chat view and modal dialogs; plus a tiny
+ * sequential test harness that prints mocha-like lines and the closing "N passed, N failed".
+ * Used by test/integration/ui/run.js, test/integration/untrusted/run.js and scripts/demo.js checks.
+ */
+const fs = require('fs');
+const path = require('path');
+const crypto = require('crypto');
+
+const VIEW_CONTAINER_LABEL = 'MCP Host';
+const SERVERS_PANE = '.pane-header[aria-label="Servers Section"]';
+const STATUS_ITEM = '[id="mcp-host-dev.mcp-host.mcpHost.role"]';
+
+// ------------------------------------------------------------------------------------------------
+// Files
+
+function readJsonl(file) {
+  if (!file || !fs.existsSync(file)) return [];
+  const out = [];
+  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      out.push(JSON.parse(line));
+    } catch {
+      /* being written */
+    }
+  }
+  return out;
+}
+
+function sleep(ms) {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+async function waitFor(what, fn, { timeout = 20000, interval = 150, describe } = {}) {
+  const deadline = Date.now() + timeout;
+  let last;
+  for (;;) {
+    try {
+      last = await fn();
+      if (last) return last;
+    } catch (e) {
+      last = e;
+    }
+    if (Date.now() > deadline) {
+      let seen = '';
+      try {
+        seen = describe ? `\n      seen: ${await describe()}` : last instanceof Error ? `\n      last error: ${last.message}` : '';
+      } catch {
+        /* ignore */
+      }
+      throw new Error(`timed out after ${timeout} ms waiting for ${what}${seen}`);
+    }
+    await sleep(interval);
+  }
+}
+
+/** Writes a sequential script (the Nth model request after this write gets turns[N]). */
+function setScript(file, turns) {
+  fs.writeFileSync(file, JSON.stringify({ select: 'sequential', turns, nonce: crypto.randomBytes(6).toString('hex') }, null, 1));
+}
+
+// ------------------------------------------------------------------------------------------------
+// The MCP Host view
+
+/** Shows the MCP Host view container (clicking its activity bar icon only when it is not shown: a click would hide it). */
+async function openMcpHostView(page) {
+  const title = page.locator('.part.sidebar .composite.title .title-label');
+  const shown = async () => (await page.locator('.part.sidebar').isVisible().catch(() => false)) && /MCP Host/i.test(await title.innerText().catch(() => ''));
+  if (await shown()) return;
+  await page.locator(`.activitybar .action-item .action-label[aria-label="${VIEW_CONTAINER_LABEL}"]`).first().click();
+  await waitFor('the MCP Host view', shown, { timeout: 15000 });
+  // The pane header is hidden while Servers is the container's only view: wait for its rows' list instead.
+  await page.locator(`${SERVERS_PANE}, .part.sidebar .monaco-list`).first().waitFor({ state: 'attached', timeout: 15000 });
+}
+
+/** Drags the side bar's sash so the view is `width` px wide (descriptions in the tree are then readable). */
+async function widenSidebar(page, width = 560) {
+  const box = await page.locator('.part.sidebar').boundingBox();
+  if (!box || box.width >= width) return;
+  const x = box.x + box.width;
+  const y = box.y + box.height / 2;
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  await page.mouse.move(x + (width - box.width) / 2, y, { steps: 5 });
+  await page.mouse.move(box.x + width, y, { steps: 5 });
+  await page.mouse.up();
+  // Away from the sash, so it is not drawn highlighted.
+  await page.mouse.move(box.x + width + 200, box.y + box.height - 20);
+  await page.waitForTimeout(400);
+}
+
+/** The tree rows of the primary side bar (the Servers view once openMcpHostView ran). */
+function treeRows(page) {
+  return page.locator('.part.sidebar .monaco-list-row');
+}
+
+/** Rows as { label, description, level, expanded, aria }. */
+async function readTree(page) {
+  return treeRows(page).evaluateAll((rows) =>
+    rows.map((r) => ({
+      label: (r.querySelector('.label-name') || {}).textContent || '',
+      description: (r.querySelector('.label-description') || {}).textContent || '',
+      level: Number(r.getAttribute('aria-level')),
+      expanded: r.getAttribute('aria-expanded'),
+      aria: r.getAttribute('aria-label') || '',
+    })),
+  );
+}
+
+/** The row whose label is exactly `label` (optionally at `level`). */
+function treeRow(page, label, level) {
+  const rows = treeRows(page).filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(label)}$`) }) });
+  return level ? rows.and(page.locator(`[aria-level="${level}"]`)) : rows;
+}
+
+/** Expands a collapsible row by its twistie (clicking the label of a tool row would run its command). */
+async function expandRow(page, label, level) {
+  const row = treeRow(page, label, level).first();
+  await row.waitFor({ timeout: 15000 });
+  if ((await row.getAttribute('aria-expanded')) === 'false') {
+    await row.locator('.monaco-tl-twistie').click();
+    await waitFor(`"${label}" to expand`, async () => (await row.getAttribute('aria-expanded')) === 'true', { timeout: 5000 });
+  }
+  return row;
+}
+
+async function collapseRow(page, label, level) {
+  const row = treeRow(page, label, level).first();
+  if ((await row.getAttribute('aria-expanded')) === 'true') await row.locator('.monaco-tl-twistie').click();
+}
+
+/** Polls the tree until `pred(rows)` is true; returns the rows. */
+async function waitForTree(page, what, pred, timeout = 20000) {
+  let rows = [];
+  return waitFor(
+    what,
+    async () => {
+      rows = await readTree(page);
+      return pred(rows) ? rows : undefined;
+    },
+    { timeout, describe: () => JSON.stringify(rows.map((r) => `${'  '.repeat(r.level - 1)}${r.label} | ${r.description}`), null, 1) },
+  );
+}
+
+// ------------------------------------------------------------------------------------------------
+// Status bar
+
+async function statusItem(page) {
+  const item = page.locator(STATUS_ITEM);
+  await item.waitFor({ timeout: 15000 });
+  return { text: (await item.innerText()).trim(), aria: (await item.getAttribute('aria-label')) || '' };
+}
+
+// ------------------------------------------------------------------------------------------------
+// Chat view
+
+/**
+ * Opens the Chat view through the command palette and (unless waitForModel is false) waits until
+ * it has picked the scripted model.
+ */
+async function openChat(page, { waitForModel = true } = {}) {
+  const input = page.locator('.interactive-input-part').first();
+  if (!(await input.isVisible().catch(() => false))) {
+    await runCommand(page, 'Chat: Open Chat');
+    await input.waitFor({ timeout: 20000 });
+  }
+  if (!waitForModel) return;
+  const deadline = Date.now() + 30000;
+  while (!/Scripted Test/.test(await input.innerText().catch(() => '')) && Date.now() < deadline) await page.waitForTimeout(250);
+}
+
+/** Runs a command through the command palette (F1), picking the first match. */
+async function runCommand(page, title) {
+  await page.keyboard.press('F1');
+  const box = page.locator('.quick-input-widget input');
+  await box.waitFor({ timeout: 10000 });
+  await box.fill(`>${title}`);
+  await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 10000 });
+  await page.keyboard.press('Enter');
+}
+
+/** Types `text` into the Chat view's input and sends it. */
+async function sendChat(page, text, opts = {}) {
+  await openChat(page, opts);
+  const editor = page.locator('.interactive-input-part .monaco-editor textarea').first();
+  await editor.click({ force: true });
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.type(text);
+  // A completion list (e.g. for "/tools") would take the Enter: close it first.
+  await page.waitForTimeout(200);
+  const suggest = page.locator('.interactive-input-part .suggest-widget.visible, .editor-widget.suggest-widget.visible');
+  if (await suggest.count()) {
+    await page.keyboard.press('Escape');
+    await page.waitForTimeout(100);
+  }
+  await page.keyboard.press('Enter');
+}
+
+/** Waits until a chat response containing `text` (string or RegExp) is shown; returns its text. */
+async function waitForResponse(page, text, timeout = 30000) {
+  const loc = page.locator('.interactive-response', { hasText: text }).last();
+  await loc.waitFor({ timeout });
+  return loc.innerText();
+}
+
+// ------------------------------------------------------------------------------------------------
+// Dialogs
+
+async function waitForDialog(page, timeout = 20000) {
+  const box = page.locator('.monaco-dialog-box');
+  await box.waitFor({ timeout });
+  return box;
+}
+
+async function clickDialogButton(page, label) {
+  const box = page.locator('.monaco-dialog-box');
+  await box.locator('.monaco-button', { hasText: new RegExp(`^${escapeRegExp(label)}$`) }).first().click();
+  await box.waitFor({ state: 'detached', timeout: 10000 });
+}
+
+// ------------------------------------------------------------------------------------------------
+// A tiny sequential test harness
+
+/**
+ * @param {string} title
+ * @param {{ name: string, fn: () => Promise<void> }[]} tests
+ * @param {{ onFailure?: (name: string, err: any) => Promise<void>, out?: NodeJS.WritableStream }} [o]
+ */
+async function runTests(title, tests, o = {}) {
+  const out = o.out || process.stdout;
+  const t0 = Date.now();
+  let passed = 0;
+  let failed = 0;
+  const failures = [];
+  out.write(`\n  ${title}\n`);
+  for (const t of tests) {
+    const s = Date.now();
+    try {
+      await t.fn();
+      passed++;
+      out.write(`    ✔ ${t.name} (${Date.now() - s} ms)\n`);
+    } catch (e) {
+      failed++;
+      failures.push({ name: t.name, err: e });
+      out.write(`    ✗ ${failures.length}) ${t.name} (${Date.now() - s} ms)\n`);
+      if (o.onFailure) await o.onFailure(t.name, e).catch(() => {});
+    }
+  }
+  out.write(`\n  ${passed} passing (${Date.now() - t0} ms)\n`);
+  if (failed) out.write(`  ${failed} failing\n`);
+  failures.forEach((f, i) => {
+    out.write(`\n  ${i + 1}) ${f.name}\n`);
+    const stack = (f.err && f.err.stack) || String(f.err);
+    out.write(stack.split('\n').map((l) => `     ${l}`).join('\n') + '\n');
+  });
+  return { passed, failed };
+}
+
+function escapeRegExp(s) {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function slug(s) {
+  return s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60);
+}
+
+/** Screenshot into a folder (created), returning the path. */
+async function screenshot(page, file, opts = {}) {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  await page.screenshot({ path: file, ...opts });
+  return file;
+}
+
+module.exports = {
+  readJsonl,
+  sleep,
+  waitFor,
+  setScript,
+  openMcpHostView,
+  widenSidebar,
+  treeRows,
+  readTree,
+  treeRow,
+  expandRow,
+  collapseRow,
+  waitForTree,
+  statusItem,
+  openChat,
+  runCommand,
+  sendChat,
+  waitForResponse,
+  waitForDialog,
+  clickDialogButton,
+  runTests,
+  slug,
+  screenshot,
+};

@@ -1,0 +1,256 @@
+#!/usr/bin/env node
+'use strict';
+/*
+ * UI suite: Playwright drives a real VS Code workbench (code-server 1.139.1) started WITHOUT the
+ * smoke-test driver, so modal dialogs are shown as a person meets them. MCP Host (repository root,
+ * dist/extension.js) and the scripted model are installed from their folders; the workspace is a
+ * fresh copy of ./workspace (fixture servers basic + dynamic, roles operations/support).
+ *
+ *   node test/integration/ui/run.js [--screenshots DIR] [--artifacts DIR] [--headed] [--keep-tmp] [--verbose]
+ *
+ * --screenshots DIR  where tree-view.png and confirmation.png go (default: docs/screenshots)
+ * --artifacts DIR    on failure: a screenshot per failed test, the fixture log, audit and model log
+ *                    (default: a fresh /tmp/mcp-host-ui-artifacts-* folder, printed)
+ * Last line: "N passed, N failed"; exit code 0 only when every test passed.
+ */
+const assert = require('assert');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { openWorkbench, cleanupAll } = require('../runner/runExtensionTests');
+const { prepareWorkspace, REPO, SCRIPTED_MODEL } = require('../extension/run');
+const ui = require('./lib');
+
+function parseArgs(argv) {
+  const o = { screenshots: path.join(REPO, 'docs', 'screenshots'), headed: false, keepTmp: false, verbose: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--screenshots') o.screenshots = path.resolve(argv[++i]);
+    else if (a === '--artifacts') o.artifacts = path.resolve(argv[++i]);
+    else if (a === '--headed') o.headed = true;
+    else if (a === '--keep-tmp') o.keepTmp = true;
+    else if (a === '--verbose') o.verbose = true;
+    else throw new Error(`unknown argument ${a}`);
+  }
+  return o;
+}
+
+async function main() {
+  const o = parseArgs(process.argv.slice(2));
+  const t0 = Date.now();
+  if (!fs.existsSync(path.join(REPO, 'dist', 'extension.js'))) throw new Error('dist/extension.js is missing: run "npm run build" first');
+  const ws = prepareWorkspace(path.join(__dirname, 'workspace'));
+  const f = {
+    fixtureLog: ws.fixtureLog,
+    modelScript: path.join(ws.root, 'model-script.json'),
+    modelLog: path.join(ws.root, 'model-log.jsonl'),
+    audit: path.join(ws.workspace, '.mcp-host', 'audit.jsonl'),
+  };
+  if (o.verbose) process.env.MCP_HOST_TEST_VERBOSE = '1';
+  const wb = await openWorkbench({
+    folder: ws.workspace,
+    extensions: [REPO, SCRIPTED_MODEL],
+    env: {
+      MCP_HOST_TEST_REPO: REPO,
+      MCP_HOST_TEST_FIXTURE_LOG: f.fixtureLog,
+      MCP_HOST_TEST_MODEL_SCRIPT: f.modelScript,
+      MCP_HOST_TEST_MODEL_LOG: f.modelLog,
+    },
+    headless: !o.headed,
+    keepTmp: o.keepTmp,
+  });
+  const { page } = wb;
+  if (o.verbose) page.on('console', (m) => process.stderr.write(`[page] ${m.text()}\n`));
+  process.stderr.write(`[ui suite] workbench open (${((Date.now() - t0) / 1000).toFixed(1)} s)\n`);
+
+  const mark = () => {
+    const n = { fixture: ui.readJsonl(f.fixtureLog).length, model: ui.readJsonl(f.modelLog).length, audit: ui.readJsonl(f.audit).length };
+    return () => ({
+      fixture: ui.readJsonl(f.fixtureLog).slice(n.fixture),
+      model: ui.readJsonl(f.modelLog).slice(n.model),
+      audit: ui.readJsonl(f.audit).slice(n.audit),
+    });
+  };
+  const toolResults = (req) => (req.messages || []).flatMap((m) => m.parts || []).filter((p) => p.type === 'toolResult');
+  const auditCalls = (since) => since().audit.filter((r) => r.kind === 'call');
+
+  let artifacts = o.artifacts;
+  const onFailure = async (name) => {
+    artifacts = artifacts || fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-ui-artifacts-'));
+    await ui.screenshot(page, path.join(artifacts, `${ui.slug(name)}.png`));
+  };
+
+  const tests = [
+    {
+      name: 'the MCP Host view shows the servers and their tools',
+      fn: async () => {
+        await ui.openMcpHostView(page);
+        await ui.waitForTree(page, 'basic and dynamic connected', (rows) =>
+          rows.some((r) => r.label === 'basic' && /^connected · 9 tools/.test(r.description)) && rows.some((r) => r.label === 'dynamic' && /^connected · 3 tools/.test(r.description)),
+        30000);
+        await ui.expandRow(page, 'basic', 1);
+        const rows = await ui.waitForTree(page, 'the tools of basic', (rs) => rs.filter((r) => r.level === 2 && /^basic__/.test(r.label)).length === 9);
+        const tool = (n) => rows.find((r) => r.label === n);
+        assert.match(tool('basic__echo').description, /^auto · Echoes its text back/);
+        assert.match(tool('basic__add').description, /^asks · Adds two numbers/);
+        assert.ok(rows.some((r) => r.level === 2 && r.label === 'Events'), 'no Events row under basic');
+      },
+    },
+    {
+      name: 'the status bar shows the active role',
+      fn: async () => {
+        const s = await ui.statusItem(page);
+        assert.match(s.text, /MCP: operations$/);
+        assert.match(s.aria, /MCP Host role: operations/);
+        assert.match(s.aria, /basic: connected/);
+      },
+    },
+    {
+      name: '@mcp answers in the Chat view with the scripted model',
+      fn: async () => {
+        // The first request after start-up can fail with "Language model unavailable": retry.
+        for (let attempt = 1; ; attempt++) {
+          ui.setScript(f.modelScript, [{ text: `Hello from the scripted model, attempt ${attempt}.` }]);
+          const since = mark();
+          await ui.sendChat(page, '@mcp hello');
+          try {
+            await ui.waitFor('a model request', () => since().model.length >= 1, { timeout: 10000 });
+            await ui.waitForResponse(page, `Hello from the scripted model, attempt ${attempt}.`);
+            break;
+          } catch (e) {
+            if (attempt >= 3) throw e;
+          }
+        }
+      },
+    },
+    {
+      name: 'a call that needs confirmation shows the modal dialog; "Allow" runs it',
+      fn: async () => {
+        ui.setScript(f.modelScript, [{ text: 'Adding. ', toolCalls: [{ name: 'basic__add', input: { a: 2, b: 3 } }] }, { text: 'The sum is 5.' }]);
+        const since = mark();
+        await ui.sendChat(page, '@mcp add 2 and 3');
+        const box = await ui.waitForDialog(page);
+        const text = await box.innerText();
+        assert.match(text, /Allow the tool "add" of MCP server "basic" to run\?/);
+        assert.match(text, /"a": 2/);
+        assert.match(text, /Role: operations/);
+        assert.deepStrictEqual(since().fixture.filter((l) => l.event === 'call'), [], 'the server was called before the user answered');
+        await ui.screenshot(page, path.join(o.screenshots, 'confirmation.png'));
+        await ui.clickDialogButton(page, 'Allow');
+        const [rec] = await ui.waitFor('the audit record', () => (auditCalls(since).length ? auditCalls(since) : undefined), { describe: () => JSON.stringify(since()) });
+        assert.deepStrictEqual([rec.name, rec.outcome, rec.confirmedBy, rec.role], ['basic__add', 'ok', 'user', 'operations']);
+        assert.deepStrictEqual(since().fixture.filter((l) => l.event === 'call').map((l) => [l.tool, l.args]), [['add', { a: 2, b: 3 }]]);
+        const reqs = await ui.waitFor('the second model request', () => (since().model.length >= 2 ? since().model : undefined));
+        assert.strictEqual(toolResults(reqs[1]).pop().text, '5');
+        await ui.waitForResponse(page, 'The sum is 5.');
+      },
+    },
+    {
+      name: 'dismissing the dialog ("Cancel") denies the call: the server never sees it',
+      fn: async () => {
+        ui.setScript(f.modelScript, [{ toolCalls: [{ name: 'basic__add', input: { a: 40, b: 2 } }] }, { text: 'Not added, as you wish.' }]);
+        const since = mark();
+        await ui.sendChat(page, '@mcp add 40 and 2');
+        const box = await ui.waitForDialog(page);
+        assert.match(await box.innerText(), /"a": 40/);
+        await ui.clickDialogButton(page, 'Cancel');
+        const [rec] = await ui.waitFor('the audit record', () => (auditCalls(since).length ? auditCalls(since) : undefined), { describe: () => JSON.stringify(since()) });
+        assert.deepStrictEqual([rec.name, rec.outcome, rec.confirmedBy], ['basic__add', 'denied', null]);
+        const reqs = await ui.waitFor('the second model request', () => (since().model.length >= 2 ? since().model : undefined));
+        assert.match(toolResults(reqs[1]).pop().text, /The user denied the call/);
+        await ui.waitForResponse(page, 'Not added, as you wish.');
+        await ui.sleep(300);
+        assert.deepStrictEqual(since().fixture.filter((l) => l.event === 'call'), []);
+      },
+    },
+    {
+      name: '"Allow for This Session" runs the call and the next call of that tool without asking',
+      fn: async () => {
+        ui.setScript(f.modelScript, [{ toolCalls: [{ name: 'basic__add', input: { a: 1, b: 1 } }] }, { toolCalls: [{ name: 'basic__add', input: { a: 2, b: 2 } }] }, { text: 'Both sums done.' }]);
+        const since = mark();
+        await ui.sendChat(page, '@mcp add twice');
+        await ui.waitForDialog(page);
+        await ui.clickDialogButton(page, 'Allow for This Session');
+        // A second dialog would hold the second call: both records arriving proves it did not ask again.
+        const recs = await ui.waitFor('two audit records', () => (auditCalls(since).length >= 2 ? auditCalls(since) : undefined), { describe: () => JSON.stringify(since()) });
+        assert.deepStrictEqual(recs.map((r) => [r.outcome, r.confirmedBy]), [['ok', 'session'], ['ok', 'session']]);
+        assert.deepStrictEqual(since().fixture.filter((l) => l.event === 'call').map((l) => l.args), [{ a: 1, b: 1 }, { a: 2, b: 2 }]);
+        await ui.waitForResponse(page, 'Both sums done.');
+        assert.strictEqual(await page.locator('.monaco-dialog-box').count(), 0);
+      },
+    },
+    {
+      name: '"@mcp /tools" lists the role\'s tools and whether each asks',
+      fn: async () => {
+        await ui.sendChat(page, '@mcp /tools');
+        const text = await ui.waitForResponse(page, /Tools of operations/);
+        assert.match(text, /basic__echo[\s\S]*auto/);
+        assert.match(text, /basic__add[\s\S]*asks/);
+        assert.match(text, /dynamic__control/);
+      },
+    },
+    {
+      name: 'list_changed from a server shows in the tree: new tool and the event list',
+      fn: async () => {
+        ui.setScript(f.modelScript, [{ toolCalls: [{ name: 'dynamic__control', input: { action: 'add', name: 'gamma', description: 'The gamma tool' } }] }, { text: 'Added gamma.' }]);
+        const since = mark();
+        await ui.sendChat(page, '@mcp add a tool');
+        await ui.waitFor('the toolsChanged audit record', () => since().audit.some((r) => r.kind === 'toolsChanged' && r.server === 'dynamic'), { describe: () => JSON.stringify(since().audit) });
+        await ui.openMcpHostView(page);
+        await ui.collapseRow(page, 'basic', 1);
+        await ui.waitForTree(page, 'dynamic with 4 tools', (rows) => rows.some((r) => r.label === 'dynamic' && /^connected · 4 tools/.test(r.description)));
+        await ui.expandRow(page, 'dynamic', 1);
+        await ui.waitForTree(page, 'dynamic__gamma in the tree', (rows) => rows.some((r) => r.label === 'dynamic__gamma' && r.level === 2));
+        await ui.waitForTree(page, 'the Events row', (rows) => rows.some((r) => r.label === 'Events' && r.description === '1 tool-list change'));
+        await ui.expandRow(page, 'Events', 2);
+        const rows = await ui.waitForTree(page, 'the event row', (rs) => rs.some((r) => r.level === 3));
+        const event = rows.find((r) => r.level === 3);
+        assert.match(event.description, /added 1/);
+        await ui.expandRow(page, event.label, 3);
+        await ui.waitForTree(page, '"gamma added"', (rs) => rs.some((r) => r.level === 4 && r.label === 'gamma' && r.description === 'added'));
+        // The README's picture of the view: servers, tools (auto / asks) and the tool-list event.
+        await ui.expandRow(page, 'basic', 1);
+        await ui.widenSidebar(page, 620);
+        await ui.sleep(300);
+        await ui.screenshot(page, path.join(o.screenshots, 'tree-view.png'));
+      },
+    },
+    {
+      name: '"@mcp /role support" switches the role: status bar and tree follow',
+      fn: async () => {
+        await ui.sendChat(page, '@mcp /role support');
+        await ui.waitForResponse(page, /Active role: support/);
+        await ui.waitFor('the status bar to show the role', async () => /MCP: support$/.test((await ui.statusItem(page)).text));
+        await ui.openMcpHostView(page);
+        await ui.collapseRow(page, 'dynamic', 1);
+        await ui.waitForTree(page, 'dynamic not used by support', (rows) => rows.some((r) => r.label === 'dynamic' && /not used by role support/.test(r.description)));
+        await ui.expandRow(page, 'basic', 1);
+        await ui.waitForTree(page, 'basic__add hidden for support', (rows) =>
+          rows.some((r) => r.label === 'basic__add' && /hidden for role support/.test(r.description)) && rows.some((r) => r.label === 'basic__echo' && /^auto/.test(r.description)),
+        );
+      },
+    },
+  ];
+
+  let result;
+  try {
+    result = await ui.runTests('UI: MCP Host in the workbench (Playwright, no test driver)', tests, { onFailure });
+  } finally {
+    if (result && result.failed && artifacts) {
+      for (const [k, p] of Object.entries(f)) if (fs.existsSync(p)) fs.copyFileSync(p, path.join(artifacts, `${k}${path.extname(p)}`));
+      process.stderr.write(`[ui suite] failure artifacts: ${artifacts}\n`);
+    }
+    await wb.close();
+    if (!o.keepTmp) ws.remove();
+  }
+  process.stderr.write(`[ui suite] ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+  process.stdout.write(`${result.passed} passed, ${result.failed} failed\n`);
+  process.exitCode = result.failed ? 1 : 0;
+}
+
+main().catch(async (e) => {
+  process.stderr.write(`[ui suite] fatal: ${(e && e.stack) || e}\n`);
+  await cleanupAll();
+  process.stdout.write('0 passed, 1 failed\n');
+  process.exit(1);
+});

@@ -1,0 +1,66 @@
+'use strict';
+const assert = require('assert');
+const fs = require('fs');
+const vscode = require('vscode');
+const { extLog } = require('../../runner/mochaInExtensionHost');
+const h = require('../../extension/helpers');
+
+const SERVERS = ['basic', 'slow', 'dynamic', 'paged', 'notools', 'everything'];
+
+/** Live descendants of this extension host that are MCP servers of the test workspace. */
+function serverProcesses() {
+  return h
+    .descendants(process.pid)
+    .map((pid) => ({ pid, cmd: h.commandLine(pid) }))
+    .filter((p) => /test\/fixtures\/servers\/|server-everything/.test(p.cmd));
+}
+
+describe('untrusted workspace (restricted mode)', () => {
+  it('opens the workspace untrusted', () => {
+    assert.strictEqual(vscode.workspace.isTrusted, false);
+  });
+
+  it('activates MCP Host, which knows it is not trusted', async () => {
+    const ext = await h.mcpHostExtension();
+    assert.strictEqual(ext.isActive, true);
+    const api = await h.hostApi();
+    assert.ok(api, 'activate() returned no test API ({ controller } / { host })');
+    assert.strictEqual(api.host.isTrusted, false);
+  });
+
+  it('starts no server process: no child process, FIXTURE_LOG never written', async () => {
+    // In a trusted run the fixtures answer initialize within about a second; give them three.
+    await h.sleep(3000);
+    const procs = serverProcesses();
+    assert.deepStrictEqual(procs, [], `server processes running: ${JSON.stringify(procs)}`);
+    assert.strictEqual(fs.existsSync(h.files.fixtureLog), false, `FIXTURE_LOG was written:\n${fs.existsSync(h.files.fixtureLog) ? fs.readFileSync(h.files.fixtureLog, 'utf8') : ''}`);
+  });
+
+  it('the tree\'s data says why: every configured server is "untrusted", no tool is offered', async () => {
+    const { host } = await h.hostApi();
+    const states = Object.fromEntries(host.allConnections().map((c) => [c.name, c.state.kind]));
+    extLog('    states: %j', states);
+    // The workspace's servers are shown (read from .vscode/settings.json), never started.
+    assert.deepStrictEqual(Object.keys(states), SERVERS);
+    for (const s of SERVERS) assert.strictEqual(states[s], 'untrusted', `${s} is ${states[s]}`);
+    assert.deepStrictEqual(host.exposedTools(), []);
+  });
+
+  it('asking to start or refresh does not start anything either', async () => {
+    const { host } = await h.hostApi();
+    await host.startServer('basic');
+    await vscode.commands.executeCommand('mcpHost.refreshAll');
+    await vscode.commands.executeCommand('mcpHost.startServer', { kind: 'server', name: 'slow' });
+    await h.sleep(1500);
+    assert.strictEqual(host.connection('basic').state.kind, 'untrusted');
+    assert.deepStrictEqual(serverProcesses(), []);
+    assert.strictEqual(fs.existsSync(h.files.fixtureLog), false);
+  });
+
+  it('a tool call through the host is refused and reaches no server', async () => {
+    const { host } = await h.hostApi();
+    const r = await host.call({ name: 'basic__echo', args: { text: 'x' } });
+    assert.notStrictEqual(r.outcome, 'ok');
+    assert.strictEqual(fs.existsSync(h.files.fixtureLog), false);
+  });
+});
