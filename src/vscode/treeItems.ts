@@ -208,10 +208,10 @@ function serverItem(node: ServerNode): vscode.TreeItem {
 
 export function toolDescription(node: ToolNode): string {
   if (node.exposedName === undefined) return `not loaded${node.problem ? `: ${firstLine(node.problem, 80)}` : ''}`;
-  const rule = node.rule === 'auto' ? 'auto' : 'asks';
-  const hidden = node.visible ? '' : ` · hidden for ${node.role ? `role ${node.role}` : 'the role'}`;
+  // A confirmation rule means nothing for a tool the role can never call.
+  const status = node.visible ? (node.rule === 'auto' ? 'auto' : 'asks') : `hidden for ${node.role ? `role ${node.role}` : 'the role'}`;
   const desc = firstLine(node.tool.description, 80);
-  return `${rule}${hidden}${desc ? ` · ${desc}` : ''}`;
+  return `${status}${desc ? ` · ${desc}` : ''}`;
 }
 
 export function toolTooltip(node: ToolNode): string {

@@ -143,7 +143,7 @@ describe('tree items: tools', () => {
   it('marks a tool hidden for the role: dim icon, text, not callable', () => {
     const node = toolNode({ visible: false });
     const item = toTreeItem(node) as InstanceType<typeof fake.TreeItem>;
-    assert.equal(item.description, 'asks · hidden for role support · Look up an order.');
+    assert.equal(item.description, 'hidden for role support · Look up an order.');
     assert.equal(item.iconPath?.id, 'eye-closed');
     assert.equal(item.iconPath?.color?.id, 'disabledForeground');
     assert.equal(item.contextValue, 'mcpTool');
