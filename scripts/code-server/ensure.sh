@@ -151,6 +151,11 @@ if [ ! -f "$CS_MARKER" ] || [ ! -f "$CS_PKG/out/node/entry.js" ]; then
   INSTALL_LOG="$CS_ROOT/install.log"
   (
     cd "$CS_ROOT"
+    # Run under `npm test`, this script inherits the outer npm's npm_* variables (Node 20's
+    # npm_config_user_agent, npm_node_execpath, …); the inner npm would take them as its own config
+    # and code-server's postinstall.sh would see "node v20" and refuse. Start from a clean slate.
+    for v in $(env | sed -n 's/^\(npm_[A-Za-z0-9_]*\)=.*/\1/p'); do unset "$v"; done
+    unset INIT_CWD NODE
     # Node 24 first on PATH: code-server's postinstall.sh checks `node --version` against its
     # engine (24) and its nested `npm install`s build native modules with whatever `node` is found.
     export PATH="$NODE_PKG/bin:$PATH"
