@@ -79,8 +79,8 @@ export class McpHost {
   private _confirmationPolicy!: ConfirmationPolicy;
   private readonly connections = new Map<string, ServerConnection>();
   private readonly connectionListeners = new Map<string, DisposableStore>();
-  private disposed = false;
   private disposing?: Promise<void>;
+  private fileSink?: JsonlFileSink;
   /** The start in progress (servers are started one event-loop turn apart). */
   private starting?: Promise<void>;
 
@@ -288,7 +288,6 @@ export class McpHost {
   }
 
   private async doDispose(): Promise<void> {
-    this.disposed = true;
     await Promise.all([...this.connections.values()].map((c) => c.dispose()));
     for (const l of this.connectionListeners.values()) l.dispose();
     this.connectionListeners.clear();
@@ -326,7 +325,9 @@ export class McpHost {
   private configureAudit(): void {
     const path = this.resolveAuditPath();
     const sinks: AuditSink[] = [...(this.options.auditSinks ?? [])];
-    if (path) sinks.push(new JsonlFileSink(path));
+    // Keep the open file when a settings change leaves the path as it was.
+    if (this.fileSink?.path !== path) this.fileSink = path ? new JsonlFileSink(path) : undefined;
+    if (this.fileSink) sinks.push(this.fileSink);
     this.audit.setSinks(sinks);
   }
 
