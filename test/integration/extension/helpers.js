@@ -12,13 +12,10 @@ const fs = require('fs');
 const path = require('path');
 const crypto = require('crypto');
 const vscode = require('vscode');
+const { sleep, readJsonl, waitFor } = require('../lib/wait');
 
 const EXTENSION_ID = 'mcp-host-dev.mcp-host';
 const MODEL_VENDOR = 'mcp-host-test';
-
-function sleep(ms) {
-  return new Promise((r) => setTimeout(r, ms));
-}
 
 function workspaceFolder() {
   const f = vscode.workspace.workspaceFolders && vscode.workspace.workspaceFolders[0];
@@ -43,21 +40,6 @@ const files = {
   },
 };
 
-/** Parsed JSON lines of a file ([] when it does not exist yet). A torn last line is skipped. */
-function readJsonl(file) {
-  if (!file || !fs.existsSync(file)) return [];
-  const out = [];
-  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
-    if (!line.trim()) continue;
-    try {
-      out.push(JSON.parse(line));
-    } catch {
-      /* being written */
-    }
-  }
-  return out;
-}
-
 /** A position in the three logs; `.since()` returns what was appended after it. */
 function mark() {
   const m = { fixture: readJsonl(files.fixtureLog).length, model: readJsonl(files.modelLog).length, audit: readJsonl(files.audit).length };
@@ -71,33 +53,6 @@ function mark() {
       };
     },
   };
-}
-
-/**
- * Polls `fn` until it returns a truthy value (returned) or the time is up (throws with `what` and,
- * if given, `describe()`'s text to show what was seen instead).
- */
-async function waitFor(what, fn, { timeout = 20000, interval = 100, describe } = {}) {
-  const deadline = Date.now() + timeout;
-  let last;
-  for (;;) {
-    try {
-      last = await fn();
-      if (last) return last;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() > deadline) {
-      let seen = '';
-      try {
-        seen = describe ? `\nseen: ${describe()}` : last instanceof Error ? `\nlast error: ${last.message}` : '';
-      } catch {
-        /* ignore */
-      }
-      throw new Error(`timed out after ${timeout} ms waiting for ${what}${seen}`);
-    }
-    await sleep(interval);
-  }
 }
 
 /** Model registration can lag behind startup: retry selectChatModels for a while. */
@@ -188,41 +143,6 @@ function toolResults(request) {
   return out;
 }
 
-/** PIDs of every live descendant of `pid` (by walking /proc's ppid links). */
-function descendants(pid = process.pid) {
-  const children = new Map();
-  for (const name of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const ppid = Number(fields[1]);
-      if (fields[0] === 'Z') continue; // zombie: already dead
-      if (!children.has(ppid)) children.set(ppid, []);
-      children.get(ppid).push(Number(name));
-    } catch {
-      /* gone */
-    }
-  }
-  const out = [];
-  const stack = [pid];
-  while (stack.length) {
-    for (const c of children.get(stack.pop()) || []) {
-      out.push(c);
-      stack.push(c);
-    }
-  }
-  return out;
-}
-
-function commandLine(pid) {
-  try {
-    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
-  } catch {
-    return '';
-  }
-}
-
 module.exports = {
   EXTENSION_ID,
   MODEL_VENDOR,
@@ -239,6 +159,4 @@ module.exports = {
   sendChat,
   chatRun,
   toolResults,
-  descendants,
-  commandLine,
 };

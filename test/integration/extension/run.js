@@ -23,7 +23,7 @@ const SCRIPTED_MODEL = path.join(__dirname, '..', 'scripted-model');
 function prepareWorkspace(template, prefix = 'mcp-host-it-ws-') {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   // Same owner file as the runner's tmp trees: a later run sweeps this folder if we die by SIGKILL.
-  fs.writeFileSync(path.join(root, 'owner.json'), JSON.stringify({ pid: process.pid, start: processStartTime(process.pid) }));
+  runner.writeOwnerFile(root);
   const workspace = path.join(root, 'workspace');
   fs.cpSync(template, workspace, { recursive: true, filter: (src) => !src.split(path.sep).includes('.mcp-host') });
   let removed = false;
@@ -36,15 +36,6 @@ function prepareWorkspace(template, prefix = 'mcp-host-it-ws-') {
   // Ctrl-C: the runner's signal handler cleans up its own things and calls process.exit.
   process.on('exit', remove);
   return { root, workspace, fixtureLog: path.join(root, 'fixture-log.jsonl'), remove };
-}
-
-function processStartTime(pid) {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
-  } catch {
-    return null;
-  }
 }
 
 function parseCommonArgs(argv) {

@@ -40,6 +40,7 @@ const os = require('os');
 const path = require('path');
 const http = require('http');
 const { spawn, execFileSync } = require('child_process');
+const { listProcesses, processStat } = require('../lib/procfs');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 const ENSURE_SCRIPT = path.join(REPO_ROOT, 'scripts', 'code-server', 'ensure.sh');
@@ -152,12 +153,13 @@ const OWNER_FILE = 'owner.json';
 
 /** Start time of a process (clock ticks since boot, from /proc), or null if it does not exist. */
 function processStartTime(pid) {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
-  } catch {
-    return null;
-  }
+  const p = processStat(pid);
+  return p ? Number(p.startTime) : null;
+}
+
+/** Marks a tmp tree as this process's, so a later run sweeps it if we die by SIGKILL. */
+function writeOwnerFile(root) {
+  fs.writeFileSync(path.join(root, OWNER_FILE), JSON.stringify({ pid: process.pid, start: processStartTime(process.pid) }));
 }
 
 /**
@@ -193,7 +195,7 @@ function sweepStaleTmpDirs() {
 function makeTmpDirs({ prefix = TMP_PREFIX, keep = false } = {}) {
   sweepStaleTmpDirs();
   const root = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  fs.writeFileSync(path.join(root, OWNER_FILE), JSON.stringify({ pid: process.pid, start: processStartTime(process.pid) }));
+  writeOwnerFile(root);
   const dirs = {
     root,
     userData: path.join(root, 'user-data'),
@@ -284,24 +286,9 @@ function processGroupAlive(pgid) {
   } catch (e) {
     if (/** @type {any} */ (e).code !== 'EPERM') return false;
   }
-  let entries;
-  try {
-    entries = fs.readdirSync('/proc');
-  } catch {
-    return true; // no procfs: trust kill(0)
-  }
-  for (const name of entries) {
-    if (!/^\d+$/.test(name)) continue;
-    let stat;
-    try {
-      stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
-    } catch {
-      continue;
-    }
-    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // state ppid pgrp ...
-    if (Number(rest[2]) === pgid && rest[0] !== 'Z' && rest[0] !== 'X') return true;
-  }
-  return false;
+  const processes = listProcesses();
+  if (!processes) return true; // no procfs: trust kill(0)
+  return processes.some((p) => p.pgrp === pgid && p.state !== 'Z' && p.state !== 'X');
 }
 
 async function killProcessGroup(pgid, { graceMs = 3000 } = {}) {
@@ -878,6 +865,7 @@ module.exports = {
   CHROMIUM_ARGS,
   ensureCache,
   makeTmpDirs,
+  writeOwnerFile,
   sweepStaleTmpDirs,
   writeUserSettings,
   codeServerEnv,

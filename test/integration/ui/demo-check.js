@@ -16,6 +16,7 @@
 const assert = require('assert');
 const fs = require('fs');
 const path = require('path');
+const { descendants, isAlive, commandLine } = require('../lib/procfs');
 const { spawn } = require('child_process');
 const runner = require('../runner/runExtensionTests');
 const ui = require('./lib');
@@ -32,52 +33,6 @@ function parseArgs(argv) {
     else throw new Error(`unknown argument ${a}`);
   }
   return o;
-}
-
-/** { pid: starttime } of every live descendant of pid (any process group). */
-function descendants(pid) {
-  const children = new Map();
-  const start = new Map();
-  for (const name of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (f[0] === 'Z') continue;
-      if (!children.has(Number(f[1]))) children.set(Number(f[1]), []);
-      children.get(Number(f[1])).push(Number(name));
-      start.set(Number(name), f[19]);
-    } catch {
-      /* gone */
-    }
-  }
-  const out = new Map();
-  const stack = [pid];
-  while (stack.length) {
-    for (const c of children.get(stack.pop()) || []) {
-      out.set(c, start.get(c));
-      stack.push(c);
-    }
-  }
-  return out;
-}
-
-function alive(pid, startTime) {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return f[0] !== 'Z' && f[19] === startTime;
-  } catch {
-    return false;
-  }
-}
-
-function cmdline(pid) {
-  try {
-    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
-  } catch {
-    return '';
-  }
 }
 
 async function main() {
@@ -158,19 +113,19 @@ async function main() {
     await ui.screenshot(page, o.screenshot);
     process.stdout.write(`      screenshot: ${path.relative(REPO, o.screenshot)}\n`);
     seen = descendants(demo.pid);
-    tmpRoot = [...seen.keys()].map(cmdline).map((c) => (/--user-data-dir (\S+)\/user-data/.exec(c) || [])[1]).find(Boolean);
+    tmpRoot = [...seen.keys()].map(commandLine).map((c) => (/--user-data-dir (\S+)\/user-data/.exec(c) || [])[1]).find(Boolean);
     await browser.close();
   });
 
   await check('Ctrl-C stops the demo and leaves nothing running', async () => {
-    const servers = [...seen.keys()].filter((p) => /server-(everything|memory|filesystem)/.test(cmdline(p)));
-    assert.strictEqual(servers.length, 3, `expected 3 MCP server processes, saw: ${[...seen.keys()].map((p) => `${p} ${cmdline(p)}`).join('\n')}`);
+    const servers = [...seen.keys()].filter((p) => /server-(everything|memory|filesystem)/.test(commandLine(p)));
+    assert.strictEqual(servers.length, 3, `expected 3 MCP server processes, saw: ${[...seen.keys()].map((p) => `${p} ${commandLine(p)}`).join('\n')}`);
     process.kill(-demo.pid, 'SIGINT');
     const exit = await Promise.race([demoExit, ui.sleep(20000).then(() => null)]);
     assert.ok(exit, 'the demo did not exit within 20 s of Ctrl-C');
-    await ui.waitFor('every process of the demo to end', () => [...seen].every(([p, st]) => !alive(p, st)), {
+    await ui.waitFor('every process of the demo to end', () => [...seen].every(([p, st]) => !isAlive(p, st)), {
       timeout: 10000,
-      describe: () => [...seen].filter(([p, st]) => alive(p, st)).map(([p]) => `${p} ${cmdline(p)}`).join('\n'),
+      describe: () => [...seen].filter(([p, st]) => isAlive(p, st)).map(([p]) => `${p} ${commandLine(p)}`).join('\n'),
     });
     assert.ok(tmpRoot, 'could not tell the demo\'s tmp folder');
     assert.strictEqual(fs.existsSync(tmpRoot), false, `${tmpRoot} is still there`);

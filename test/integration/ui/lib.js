@@ -16,46 +16,7 @@ const STATUS_ITEM = '[id="mcp-host-dev.mcp-host.mcpHost.role"]';
 // ------------------------------------------------------------------------------------------------
 // Files
 
-function readJsonl(file) {
-  if (!file || !fs.existsSync(file)) return [];
-  const out = [];
-  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
-    if (!line.trim()) continue;
-    try {
-      out.push(JSON.parse(line));
-    } catch {
-      /* being written */
-    }
-  }
-  return out;
-}
-
-function sleep(ms) {
-  return new Promise((r) => setTimeout(r, ms));
-}
-
-async function waitFor(what, fn, { timeout = 20000, interval = 150, describe } = {}) {
-  const deadline = Date.now() + timeout;
-  let last;
-  for (;;) {
-    try {
-      last = await fn();
-      if (last) return last;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() > deadline) {
-      let seen = '';
-      try {
-        seen = describe ? `\n      seen: ${await describe()}` : last instanceof Error ? `\n      last error: ${last.message}` : '';
-      } catch {
-        /* ignore */
-      }
-      throw new Error(`timed out after ${timeout} ms waiting for ${what}${seen}`);
-    }
-    await sleep(interval);
-  }
-}
+const { sleep, readJsonl, waitFor } = require('../lib/wait');
 
 /** Writes a sequential script (the Nth model request after this write gets turns[N]). */
 function setScript(file, turns) {

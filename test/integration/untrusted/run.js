@@ -20,41 +20,16 @@ const path = require('path');
 const { openWorkbench, cleanupAll } = require('../runner/runExtensionTests');
 const { runSuite, prepareWorkspace, parseCommonArgs, REPO, SCRIPTED_MODEL } = require('../extension/run');
 const ui = require('../ui/lib');
+const { descendants, commandLine } = require('../lib/procfs');
 
 const TEMPLATE = path.join(__dirname, '..', 'extension', 'workspace');
 const SERVERS = ['basic', 'slow', 'dynamic', 'paged', 'notools', 'everything'];
 
 /** Live descendants of `pid` whose command line is an MCP server of the test workspace. */
 function serverProcessesUnder(pid) {
-  const children = new Map();
-  for (const name of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (fields[0] === 'Z') continue;
-      const ppid = Number(fields[1]);
-      if (!children.has(ppid)) children.set(ppid, []);
-      children.get(ppid).push(Number(name));
-    } catch {
-      /* gone */
-    }
-  }
-  const out = [];
-  const stack = [pid];
-  while (stack.length) {
-    for (const c of children.get(stack.pop()) || []) {
-      stack.push(c);
-      let cmd = '';
-      try {
-        cmd = fs.readFileSync(`/proc/${c}/cmdline`, 'utf8').split('\0').join(' ');
-      } catch {
-        continue;
-      }
-      if (/test\/fixtures\/servers\/|server-everything/.test(cmd)) out.push({ pid: c, cmd });
-    }
-  }
-  return out;
+  return [...descendants(pid).keys()]
+    .map((c) => ({ pid: c, cmd: commandLine(c) }))
+    .filter((p) => /test\/fixtures\/servers\/|server-everything/.test(p.cmd));
 }
 
 async function domPart(o) {

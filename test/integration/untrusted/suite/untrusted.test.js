@@ -4,14 +4,14 @@ const fs = require('fs');
 const vscode = require('vscode');
 const { extLog } = require('../../runner/mochaInExtensionHost');
 const h = require('../../extension/helpers');
+const { descendants, commandLine } = require('../../lib/procfs');
 
 const SERVERS = ['basic', 'slow', 'dynamic', 'paged', 'notools', 'everything'];
 
 /** Live descendants of this extension host that are MCP servers of the test workspace. */
 function serverProcesses() {
-  return h
-    .descendants(process.pid)
-    .map((pid) => ({ pid, cmd: h.commandLine(pid) }))
+  return [...descendants(process.pid).keys()]
+    .map((pid) => ({ pid, cmd: commandLine(pid) }))
     .filter((p) => /test\/fixtures\/servers\/|server-everything/.test(p.cmd));
 }
 
