@@ -1,20 +1,35 @@
 /**
- * `npm run bench`: the host's cost next to the raw MCP SDK, measured side by side in one run.
- * Runs every benchmark (or those named: `node --import tsx bench/run.ts routing registry`), prints
- * a table, writes bench/results.json and bench/RESULTS.md, and exits 1 when a target fails.
- * Every figure with a target is a ratio of two things measured in the same run, except the
- * registry and package ones, which are printed next to a baseline from the same run.
+ * `npm run bench`: the host's cost next to the raw MCP SDK, every row of issue 10's targets measured
+ * in one run. Runs every benchmark (or those named: `node --import tsx bench/run.ts routing large`),
+ * prints a table, and after a full run writes bench/results.json and bench/RESULTS.md.
+ *
+ * Every comparison rotates an A/A pair (two identical raw-SDK clients, each with its own identical
+ * server process) and the host inside the same blocks, in an order shuffled per block (fixed seeds);
+ * its figure comes with a block-bootstrap 95 % interval, and the A/A interval shows the noise floor.
+ * Verdicts: PASS / FAIL only when the interval clears the target, else "inconclusive" (with the
+ * 1-minute load). When the 1-minute load at start is above 1.5 no timing row is judged ("not judged");
+ * rows that are not timings (bundle bytes, servers waited for, processes left, a call that failed
+ * outright) are judged anyway.
+ * Exit code: 1 if a row FAILs, 2 if a row is inconclusive or not judged, 0 when every judged row PASSes.
  */
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { FIXTURE_SERVERS_DIR, descendantPidsOf } from '../test/fixtures/fixtureServers';
-import type { BenchResult, Row } from './common';
+import { BENCH_SERVERS_DIR, errorText, fmtCi, load1, ROOT, type BenchResult, type Row, type Verdict } from './common';
 import { concurrency } from './concurrency';
+import { largeResult } from './largeResult';
+import { oneShotCall } from './oneShotCall';
 import { packageCost } from './packageCost';
 import { parallelStart } from './parallelStart';
 import { registryScale } from './registryScale';
 import { routingOverhead } from './routingOverhead';
+import { round } from './stats';
+import { sustainedSession } from './sustainedSession';
+
+/** Above this 1-minute load average at start, no timing row is judged. */
+export const MAX_LOAD = 1.5;
 
 interface Bench {
   readonly key: string;
@@ -23,24 +38,38 @@ interface Bench {
 }
 
 const BENCHES: readonly Bench[] = [
-  { key: 'routing', title: '1. Routing overhead', run: () => routingOverhead() },
-  { key: 'concurrency', title: '2. Concurrency', run: () => concurrency() },
-  { key: 'parallel', title: '3. Parallel start', run: () => parallelStart() },
-  { key: 'registry', title: '4. Registry scale', run: () => registryScale() },
-  { key: 'package', title: '5. Package', run: () => packageCost() },
+  { key: 'routing', title: 'Routing overhead', run: () => routingOverhead() },
+  { key: 'session', title: 'Sustained session', run: () => sustainedSession() },
+  { key: 'concurrency', title: 'Concurrency', run: () => concurrency() },
+  { key: 'large', title: 'Large results', run: () => largeResult() },
+  { key: 'oneshot', title: 'One-shot call', run: () => oneShotCall() },
+  { key: 'parallel', title: 'Parallel start', run: () => parallelStart() },
+  { key: 'registry', title: 'Registry scale', run: () => registryScale() },
+  { key: 'package', title: 'Package', run: () => packageCost() },
 ];
 
 interface Section {
   readonly key: string;
   readonly title: string;
   readonly seconds: number;
+  readonly load1AtStart: number;
+  readonly load1AtEnd: number;
   readonly rows: readonly Row[];
   readonly data?: Record<string, unknown>;
   readonly error?: string;
 }
 
+function git(args: string[]): string {
+  try {
+    return execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return '';
+  }
+}
+
 function machine() {
   const c = cpus();
+  const dirty = git(['status', '--porcelain', '--untracked-files=no']);
   return {
     cores: c.length,
     cpu: c[0]?.model?.trim() ?? 'unknown',
@@ -48,8 +77,119 @@ function machine() {
     node: process.version,
     platform: `${process.platform} ${process.arch}`,
     date: new Date().toISOString(),
-    loadAverageAtStart: loadavg().map((x) => Math.round(x * 100) / 100),
+    gitCommit: `${git(['rev-parse', '--short=12', 'HEAD']) || 'unknown'}${dirty ? ' (with uncommitted changes)' : ''}`,
+    gitBranch: git(['rev-parse', '--abbrev-ref', 'HEAD']),
+    loadAverageAtStart: loadavg().map((x) => round(x, 2)),
   };
+}
+
+function judge(row: Row, judging: boolean): Verdict {
+  if (row.error) return 'FAIL';
+  const t = row.target;
+  if (!t) return 'info';
+  if (row.kind === 'check') return (t.op === '<=' ? row.value <= t.value : row.value >= t.value) ? 'PASS' : 'FAIL';
+  if (!judging) return 'not judged';
+  const lo = row.ci?.lo ?? NaN;
+  const hi = row.ci?.hi ?? NaN;
+  if (!Number.isFinite(lo) || !Number.isFinite(hi)) return 'inconclusive';
+  if (t.op === '<=') return hi <= t.value ? 'PASS' : lo > t.value ? 'FAIL' : 'inconclusive';
+  return lo >= t.value ? 'PASS' : hi < t.value ? 'FAIL' : 'inconclusive';
+}
+
+function verdictText(row: Row, section: Section): string {
+  const v = row.verdict ?? 'info';
+  return v === 'inconclusive' ? `inconclusive (load ${section.load1AtStart})` : v;
+}
+
+const digits = (row: Row) => (row.unit === '×' ? 3 : row.unit === 'ms' ? 2 : row.unit === 'MB' ? 2 : 0);
+
+function fmtValue(row: Row): string {
+  if (!Number.isFinite(row.value)) return '—';
+  const v = fmtCi(row.value, row.ci, digits(row));
+  return row.unit === '×' ? `${v} ×` : `${v} ${row.unit}`;
+}
+
+function fmtAa(row: Row): string {
+  return row.aa ? fmtCi(row.aa.value, row.aa.ci, 3) : '';
+}
+
+function fmtTarget(row: Row): string {
+  if (!row.target) return 'report';
+  return `${row.target.op === '<=' ? '≤' : '≥'} ${row.target.value}${row.unit === '×' ? '' : ` ${row.unit}`}`;
+}
+
+function tableRows(sections: readonly Section[]): string[][] {
+  return sections.flatMap((s) => s.rows.map((r) => [r.name, fmtValue(r), fmtAa(r), fmtTarget(r), verdictText(r, s)]));
+}
+
+const HEAD = ['row', 'value [95 % CI]', 'A/A [95 % CI]', 'target', 'verdict'];
+
+function table(sections: readonly Section[]): string {
+  const body = tableRows(sections);
+  const width = HEAD.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(width[i])).join('  ').trimEnd();
+  return [line(HEAD), width.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n');
+}
+
+type Machine = ReturnType<typeof machine>;
+
+function markdown(m: Machine, judging: boolean, sections: readonly Section[], totalSeconds: number, loadAtEnd: number[], counts: string): string {
+  const esc = (t: string) => t.replace(/\|/g, '\\|');
+  const out: string[] = [];
+  out.push('# MCP Host benchmarks: the host next to the raw SDK');
+  out.push('');
+  out.push('Generated by `npm run bench` (bench/run.ts) from a real run; every number is in `bench/results.json`.');
+  out.push('');
+  out.push(`- Machine: ${m.cores} cores (${m.cpu}), ${m.memoryGiB} GiB, ${m.platform}, Node ${m.node}`);
+  out.push(`- Date: ${m.date}; git commit ${m.gitCommit} (${m.gitBranch})`);
+  out.push(`- Load average at start / end (1, 5, 15 min): ${m.loadAverageAtStart.join(', ')} / ${loadAtEnd.join(', ')}`);
+  out.push(
+    judging
+      ? `- Judged: the 1-minute load at start (${m.loadAverageAtStart[0]}) is at most ${MAX_LOAD}.`
+      : `- **Not judged**: the 1-minute load at start (${m.loadAverageAtStart[0]}) is above ${MAX_LOAD}; timing rows are measured and printed but get no verdict.`,
+  );
+  out.push(`- Whole run: ${totalSeconds.toFixed(0)} s; ${counts}`);
+  out.push('');
+  out.push(`| ${HEAD.join(' | ')} |`);
+  out.push(`| ${HEAD.map(() => '---').join(' | ')} |`);
+  for (const cells of tableRows(sections)) out.push(`| ${cells.map(esc).join(' | ')} |`);
+  out.push('');
+  out.push('## How it is measured');
+  out.push('');
+  out.push(
+    '- **Three sides in every block.** Each comparison has two identical raw-SDK clients (raw A and raw B, each talking to its own identical server process: the A/A pair) and the host (its own identical server process). Every block runs each side once, in an order shuffled per block with a fixed seed, so whatever the machine does during a block hits all three.',
+  );
+  out.push(
+    '- **Statistic and interval.** A row’s value is host ÷ raw of the row’s statistic (the median unless said otherwise) over all blocks, raw A and B pooled. The 95 % interval is a block bootstrap: 2,000 resamples of whole blocks with replacement, fixed seed, 2.5th and 97.5th percentiles. The A/A column is raw B ÷ raw A of the same statistic with its interval: how far two identical clients differ in this run (the noise floor).',
+  );
+  out.push(
+    `- **Verdicts.** PASS or FAIL only when the whole interval is on one side of the target; otherwise “inconclusive”, with the 1-minute load at the start of that benchmark. When the 1-minute load at start is above ${MAX_LOAD}, timing rows are “not judged”. Rows that are not timings (bundle bytes, servers activate() waited for, processes left behind, a call that failed outright) are judged regardless of load.`,
+  );
+  out.push(
+    '- **No setup in the measured loop.** Hosts are built with their audit file (JSONL) configured; nothing is reconfigured while timing. Routing, concurrency and the sustained session pin every server process (host’s and raw’s) to the same CPU (`BENCH_PIN_SERVERS=off` disables it) and start raw servers through `setsid`, as the host starts its servers detached.',
+  );
+  out.push(
+    '- **Sustained session.** `mcp-host session` (dist/cli.js) against `bench/clients/rawSession.mjs`, the same JSON-lines loop with the SDK’s Client doing the call, both driven over stdin/stdout by the same code. After each block every session process runs a full GC (SIGUSR2 to the preloaded `bench/clients/gcOnSignal.cjs`, outside the timed turns) and its VmRSS is read from /proc; the RSS row is the least-squares slope of (VmRSS − V8 young generation) over the calls, because V8 doubles or halves the young generation (±17 MB) on its own. The drift row is the host’s calls/s relative to raw in the same blocks, last quarter ÷ first quarter.',
+  );
+  out.push(
+    '- **Large results.** Each side runs in a process of its own (bench/clients/largeResultRunner.ts) so its peak RSS is its own (GC, then /proc/self/clear_refs 5 resets VmHWM before each call) and a host that dies on a large message does not stop the benchmark. The SDK’s ReadBuffer stops at 10 MiB (`maxBufferSize`, a documented StdioClientTransport option, raises it) and is quadratic (50 MB took 31 s), so the raw side keeps the SDK’s Client and StdioClientTransport but reads with `bench/linearReadBuffer.ts` (same contract, one join per message).',
+  );
+  out.push(
+    '- **One-shot call.** `mcp-host call` in a fresh process against `bench/clients/rawOneShot.mjs` (connect, one tools/call, close) in a fresh process, spawn to exit, on `bench/servers/manyTools.mjs` (20,000 tools in pages of 500).',
+  );
+  out.push('- **Registry and package.** Absolute targets; each run of the registry is a block of the bootstrap; printed next to a baseline from the same run.');
+  out.push('');
+  out.push('## Details');
+  for (const s of sections) {
+    out.push('');
+    out.push(`### ${s.title} (${s.seconds.toFixed(1)} s, 1-minute load ${s.load1AtStart} → ${s.load1AtEnd})`);
+    if (s.error) out.push('', `Error: ${esc(s.error)}`);
+    for (const r of s.rows) {
+      out.push('', `- **${esc(r.name)}**: ${esc(fmtValue(r))} (${verdictText(r, s)}).${r.error ? ` Error: ${esc(r.error)}.` : ''} ${esc(r.detail)}`);
+    }
+  }
+  out.push('');
+  return out.join('\n');
 }
 
 function commandLine(pid: number): string {
@@ -60,66 +200,12 @@ function commandLine(pid: number): string {
   }
 }
 
-/** Fixture server processes still running below this process (esbuild's service process is not one). */
-function fixtureProcesses(): { pid: number; cmd: string }[] {
+/** Server, session and runner processes still running below this process (esbuild's service is not one). */
+function leftoverProcesses(): { pid: number; cmd: string }[] {
+  const marks = [FIXTURE_SERVERS_DIR, BENCH_SERVERS_DIR, join(__dirname, 'clients'), join(ROOT, 'dist', 'cli.js')];
   return descendantPidsOf(process.pid)
     .map((pid) => ({ pid, cmd: commandLine(pid) }))
-    .filter((p) => p.cmd.includes(FIXTURE_SERVERS_DIR));
-}
-
-function status(row: Row): string {
-  if (row.pass === undefined) return 'info';
-  return row.pass ? 'PASS' : 'FAIL';
-}
-
-function fmtValue(row: Row): string {
-  if (!Number.isFinite(row.value)) return '—';
-  return row.unit ? `${row.value} ${row.unit}` : String(row.value);
-}
-
-function table(rows: readonly Row[]): string {
-  const head = ['benchmark', 'value', 'target', 'result'];
-  const body = rows.map((r) => [r.name, fmtValue(r), r.target, status(r)]);
-  const width = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(width[i])).join('  ');
-  return [line(head), width.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n');
-}
-
-function markdown(m: ReturnType<typeof machine>, sections: readonly Section[], totalSeconds: number, loadAtEnd: number[]): string {
-  const rows = sections.flatMap((s) => s.rows);
-  const esc = (t: string) => t.replace(/\|/g, '\\|');
-  const out: string[] = [];
-  out.push('# MCP Host benchmarks: the host next to the raw SDK');
-  out.push('');
-  out.push('Generated by `npm run bench` (bench/run.ts) from a real run; raw numbers are in `bench/results.json`.');
-  out.push('Ratios compare two things measured in the same run (interleaved, so drift hits both).');
-  out.push('');
-  out.push(`- Machine: ${m.cores} cores (${m.cpu}), ${m.memoryGiB} GiB, ${m.platform}`);
-  out.push(`- Node: ${m.node}`);
-  out.push(`- Date: ${m.date}`);
-  out.push(`- Load average at start / end (1, 5, 15 min): ${m.loadAverageAtStart.join(', ')} / ${loadAtEnd.join(', ')}`);
-  out.push(`- Whole run: ${totalSeconds.toFixed(0)} s`);
-  out.push('');
-  out.push('| benchmark | value | target | result |');
-  out.push('| --- | --- | --- | --- |');
-  for (const r of rows) out.push(`| ${esc(r.name)} | ${esc(fmtValue(r))} | ${esc(r.target)} | ${status(r)} |`);
-  out.push('');
-  out.push('## How it is measured');
-  out.push('');
-  out.push('- Host and raw SDK talk to identical fixture server processes (`test/fixtures/servers/basic.mjs`); the raw side is `Client` + `StdioClientTransport`.');
-  out.push('- Two sides that are compared run in alternating blocks and get the same share of the time (a server process left idle while another is busy answers more slowly).');
-  out.push('- Routing and concurrency pin both server processes to the same CPU and start the raw one through `setsid` (the host starts servers detached): unpinned, two equivalent transports measured 0.6× to 2.0× of each other from run to run on this VM. `BENCH_PIN_SERVERS=off` disables pinning. The "harness control" row shows the residual difference of two equivalent paths in the same run.');
-  out.push('- Registry and package targets are absolute; each is printed next to a baseline from the same run (JSON.stringify of the same lists; require() of the bundle).');
-  out.push('');
-  out.push('## Details');
-  for (const s of sections) {
-    out.push('');
-    out.push(`### ${s.title} (${s.seconds.toFixed(1)} s)`);
-    if (s.error) out.push('', `Error: ${esc(s.error)}`);
-    for (const r of s.rows) out.push('', `- **${esc(r.name)}**: ${esc(fmtValue(r))} (${status(r)}). ${esc(r.detail)}`);
-  }
-  out.push('');
-  return out.join('\n');
+    .filter((p) => marks.some((m) => p.cmd.includes(m)));
 }
 
 async function main(): Promise<void> {
@@ -128,71 +214,81 @@ async function main(): Promise<void> {
   if (selected.length === 0) throw new Error(`no benchmark matches ${wanted.join(', ')}; known: ${BENCHES.map((b) => b.key).join(', ')}`);
 
   const m = machine();
-  console.log(`MCP Host benchmarks — ${m.cores} cores (${m.cpu}), Node ${m.node}, ${m.date}, load ${m.loadAverageAtStart.join(' ')}`);
+  const judging = m.loadAverageAtStart[0] <= MAX_LOAD;
+  console.log(`MCP Host benchmarks — ${m.cores} cores (${m.cpu}), Node ${m.node}, ${m.date}, commit ${m.gitCommit}`);
+  console.log(`1-minute load at start: ${m.loadAverageAtStart[0]} (5 / 15 min: ${m.loadAverageAtStart[1]} / ${m.loadAverageAtStart[2]})`);
+  if (!judging) console.log(`Above ${MAX_LOAD}: every timing row is measured but NOT JUDGED.`);
   const started = performance.now();
   const sections: Section[] = [];
   for (const b of selected) {
     process.stdout.write(`\n${b.title} … `);
     const t0 = performance.now();
+    const loadStart = load1();
+    let section: Section;
     try {
       const r = await b.run();
-      const seconds = (performance.now() - t0) / 1000;
-      sections.push({ key: b.key, title: b.title, seconds, rows: r.rows, data: r.data });
-      process.stdout.write(`${seconds.toFixed(1)} s\n`);
-      for (const row of r.rows) console.log(`  ${status(row).padEnd(4)} ${row.name}: ${fmtValue(row)} (target ${row.target})\n       ${row.detail}`);
+      section = { key: b.key, title: b.title, seconds: (performance.now() - t0) / 1000, load1AtStart: loadStart, load1AtEnd: load1(), rows: r.rows, data: r.data };
     } catch (e) {
-      const seconds = (performance.now() - t0) / 1000;
-      const message = e instanceof Error ? e.message : String(e);
-      process.stdout.write(`failed after ${seconds.toFixed(1)} s\n  ${message}\n`);
-      sections.push({
+      const message = errorText(e);
+      section = {
         key: b.key,
         title: b.title,
-        seconds,
+        seconds: (performance.now() - t0) / 1000,
+        load1AtStart: loadStart,
+        load1AtEnd: load1(),
         error: message,
-        rows: [{ id: `${b.key}.error`, name: `${b.title}: the benchmark could not run`, value: NaN, unit: '', target: 'runs', pass: false, detail: message }],
-      });
+        rows: [{ id: `${b.key}.error`, name: `${b.title}: the benchmark could not run`, value: NaN, unit: '', error: message, detail: '' }],
+      };
+    }
+    for (const row of section.rows) row.verdict = judge(row, judging);
+    sections.push(section);
+    process.stdout.write(`${section.seconds.toFixed(1)} s (1-min load ${section.load1AtStart} → ${section.load1AtEnd})\n`);
+    for (const row of section.rows) {
+      console.log(`  ${verdictText(row, section)}: ${row.name}: ${fmtValue(row)}${row.aa ? `, A/A ${fmtAa(row)}` : ''} (target ${fmtTarget(row)})`);
+      if (row.error) console.log(`       error: ${row.error}`);
+      if (row.detail) console.log(`       ${row.detail}`);
     }
   }
 
-  // Every host disposed, every client closed: no fixture server may outlive its benchmark.
-  let left = fixtureProcesses();
+  // Every host closed, every client and session ended: no process of ours may outlive its benchmark.
+  let left = leftoverProcesses();
   for (let i = 0; i < 60 && left.length; i++) {
     await new Promise((r) => setTimeout(r, 50));
-    left = fixtureProcesses();
+    left = leftoverProcesses();
   }
-  sections.push({
-    key: 'cleanup',
-    title: 'Cleanup',
-    seconds: 0,
-    rows: [
-      {
-        id: 'cleanup.children',
-        name: 'Fixture server processes left after all benchmarks',
-        value: left.length,
-        unit: '',
-        target: '0',
-        pass: left.length === 0,
-        detail: left.length ? `still running: ${left.map((p) => `${p.pid} ${p.cmd}`).join('; ')}` : 'every server process ended',
-      },
-    ],
-  });
+  const cleanup: Row = {
+    id: 'cleanup.processes',
+    name: 'Server, session and runner processes left after all benchmarks',
+    value: left.length,
+    unit: '',
+    kind: 'check',
+    target: { op: '<=', value: 0 },
+    detail: left.length ? `still running: ${left.map((p) => `${p.pid} ${p.cmd}`).join('; ')}` : 'every process ended',
+  };
+  cleanup.verdict = judge(cleanup, judging);
+  sections.push({ key: 'cleanup', title: 'Cleanup', seconds: 0, load1AtStart: load1(), load1AtEnd: load1(), rows: [cleanup] });
 
   const totalSeconds = (performance.now() - started) / 1000;
-  const loadAtEnd = loadavg().map((x) => Math.round(x * 100) / 100);
+  const loadAtEnd = loadavg().map((x) => round(x, 2));
   const rows = sections.flatMap((s) => s.rows);
-  console.log(`\n${table(rows)}\n`);
-  const failed = rows.filter((r) => r.pass === false);
-  console.log(`${rows.filter((r) => r.pass === true).length} passed, ${failed.length} failed (${totalSeconds.toFixed(0)} s)`);
+  const count = (v: Verdict) => rows.filter((r) => r.verdict === v).length;
+  const counts = `${count('PASS')} PASS, ${count('FAIL')} FAIL, ${count('inconclusive')} inconclusive, ${count('not judged')} not judged`;
+  console.log(`\n${table(sections)}\n`);
+  console.log(`${counts} (${totalSeconds.toFixed(0)} s; 1-minute load at start ${m.loadAverageAtStart[0]}, at end ${loadAtEnd[0]})`);
 
-  const dir = __dirname;
-  writeFileSync(
-    join(dir, 'results.json'),
-    JSON.stringify({ machine: { ...m, loadAverageAtEnd: loadAtEnd }, totalSeconds: Math.round(totalSeconds * 10) / 10, sections }, null, 2) + '\n',
-  );
-  // A partial run (some benchmarks named) does not replace the full report.
-  if (selected.length === BENCHES.length) writeFileSync(join(dir, 'RESULTS.md'), markdown(m, sections, totalSeconds, loadAtEnd));
+  if (selected.length === BENCHES.length) {
+    const dir = __dirname;
+    writeFileSync(
+      join(dir, 'results.json'),
+      JSON.stringify({ machine: { ...m, loadAverageAtEnd: loadAtEnd }, judged: judging, maxLoad: MAX_LOAD, totalSeconds: round(totalSeconds, 1), sections }, null, 2) + '\n',
+    );
+    writeFileSync(join(dir, 'RESULTS.md'), markdown(m, judging, sections, totalSeconds, loadAtEnd, counts));
+    console.log('Wrote bench/results.json and bench/RESULTS.md.');
+  } else {
+    console.log('A partial run: bench/results.json and bench/RESULTS.md are left as they were.');
+  }
 
-  // Do not leave them behind even when the check failed (only our own fixture processes, by pid).
+  // Do not leave them behind even when the check failed (only our own processes, by pid).
   for (const p of left) {
     try {
       process.kill(p.pid, 'SIGKILL');
@@ -200,7 +296,7 @@ async function main(): Promise<void> {
       // already gone
     }
   }
-  process.exitCode = failed.length ? 1 : 0;
+  process.exitCode = count('FAIL') ? 1 : count('inconclusive') || count('not judged') ? 2 : 0;
 }
 
 main().catch((e) => {

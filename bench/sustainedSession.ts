@@ -1,0 +1,217 @@
+/**
+ * Sustained session: 20,000 sequential calls through `mcp-host session` (dist/cli.js, a real
+ * process driven over stdin/stdout) against the raw SDK in a comparable loop: the same JSON-lines
+ * session, same driver, same pipes, but the SDK's Client doing the call (bench/clients/rawSession.mjs).
+ * Three long-lived session processes (raw A, raw B, host), each with its own basic.mjs server
+ * (pinned to one CPU); each block gives every side `callsPerTurn` calls in a row, in a shuffled order.
+ * After each block, outside the timed turns, every session process runs a full GC (SIGUSR2 to the
+ * preloaded bench/clients/gcOnSignal.cjs) and its VmRSS is read from /proc/<pid>/status.
+ *
+ * Rows:
+ * - calls/s: median host ÷ median raw (A and B pooled) of the per-turn calls/s; A/A raw B ÷ raw A.
+ * - drift: the host's calls/s relative to raw in the same blocks, last quarter of the run ÷ first
+ *   quarter (so a machine that gets busier later does not count as the host slowing down); the A/A
+ *   figure is the same for raw B relative to raw A. Quarters are resampled within themselves.
+ * - RSS growth: least-squares slope of the host session's RSS after GC, less V8's young generation
+ *   (whose capacity V8 doubles once on its own, not a leak), over the calls made × the calls in
+ *   the run; interval by resampling blocks. End − start is in the detail, with raw's.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { compare, fmtCi, fmtMB, makeTempDir, pinnedCpu, rotate, ROOT, SETSID, serverCommand, settle, type BenchResult, type Block } from './common';
+import { LineSession } from './lineSession';
+import { blockBootstrap, median, round, slope, stratifiedBootstrap } from './stats';
+import { nodeEnv } from '../test/fixtures/fixtureServers';
+
+export interface SustainedOptions {
+  readonly totalCalls: number;
+  readonly blocks: number;
+  readonly warmup: number;
+  readonly ratioTarget: number;
+  readonly driftTarget: number;
+  readonly rssTargetMB: number;
+  readonly seed: number;
+}
+
+export const SUSTAINED_DEFAULTS: SustainedOptions = { totalCalls: 20_000, blocks: 40, warmup: 1000, ratioTarget: 0.9, driftTarget: 0.95, rssTargetMB: 10, seed: 3 };
+
+interface Turn {
+  readonly callsPerSecond: number;
+}
+
+interface Memory {
+  /** VmRSS after a full GC, bytes. */
+  readonly rss: number;
+  /** V8's young generation after that GC, bytes. */
+  readonly newSpace: number;
+}
+
+export const CLI = join(ROOT, 'dist', 'cli.js');
+
+/** A workspace folder whose settings run one basic.mjs server with every tool auto-approved. */
+export function basicWorkspace(dir: string, server = 'basic', pin = true, env: Record<string, string> = {}): string {
+  const [command, ...args] = serverCommand(server, pin);
+  mkdirSync(join(dir, '.vscode'), { recursive: true });
+  writeFileSync(
+    join(dir, '.vscode', 'settings.json'),
+    JSON.stringify({ 'mcpHost.servers': { [server]: { command, args, env: { ...nodeEnv(), ...env } } }, 'mcpHost.autoApprove': [`${server}/*`] }, null, 2),
+  );
+  return dir;
+}
+
+export async function sustainedSession(opts: SustainedOptions = SUSTAINED_DEFAULTS): Promise<BenchResult> {
+  const tmp = makeTempDir('session');
+  const callsPerTurn = Math.round(opts.totalCalls / opts.blocks);
+  const workspace = basicWorkspace(join(tmp.dir, 'ws'));
+  const env = { ...process.env, ...nodeEnv() };
+  const rawSpec = () => {
+    const cmd = serverCommand('basic', true);
+    return JSON.stringify({ command: SETSID ?? cmd[0], args: SETSID ? cmd : cmd.slice(1), env: nodeEnv() });
+  };
+  // Every session process, host and raw alike, gets the GC-on-signal preload (see gcOnSignal.cjs).
+  const pre = ['--expose-gc', '--require', join(__dirname, 'clients', 'gcOnSignal.cjs')];
+  const sessions = {
+    rawA: new LineSession(process.execPath, [...pre, join(__dirname, 'clients', 'rawSession.mjs'), rawSpec()], env),
+    rawB: new LineSession(process.execPath, [...pre, join(__dirname, 'clients', 'rawSession.mjs'), rawSpec()], env),
+    host: new LineSession(process.execPath, [...pre, CLI, 'session', '--workspace', workspace, '--audit', join(tmp.dir, 'audit.jsonl')], env),
+  };
+  type SessionSide = keyof typeof sessions;
+  const memory = async (): Promise<Record<SessionSide, Memory>> => {
+    const out = {} as Record<SessionSide, Memory>;
+    for (const side of ['rawA', 'rawB', 'host'] as const) {
+      const m = await sessions[side].collect();
+      if (!m) throw new Error(`the ${side} session did not answer the GC signal`);
+      out[side] = m;
+    }
+    return out;
+  };
+  const toolName = { rawA: 'noop', rawB: 'noop', host: 'basic__noop' };
+  try {
+    for (const s of Object.values(sessions)) {
+      const a = await s.request({ op: 'servers' });
+      if (a.error) throw new Error(`session did not start: ${a.error}`);
+    }
+    let bad = '';
+    const turn = (side: SessionSide, n: number) => async (): Promise<Turn> => {
+      const s = sessions[side];
+      const body = { op: 'call', name: toolName[side], args: {} };
+      const t0 = performance.now();
+      for (let i = 0; i < n; i++) {
+        const a = await s.request(body);
+        if (a.outcome !== 'ok' && !bad) bad = `${side}: ${JSON.stringify(a).slice(0, 300)}`;
+      }
+      return { callsPerSecond: (n / (performance.now() - t0)) * 1000 };
+    };
+    for (const side of ['rawA', 'rawB', 'host'] as const) await turn(side, opts.warmup)();
+    await settle(50);
+    const start = await memory();
+    const mem: Record<SessionSide, Memory>[] = [];
+
+    const sides = { rawA: turn('rawA', callsPerTurn), rawB: turn('rawB', callsPerTurn), host: turn('host', callsPerTurn) };
+    const { blocks, orders } = await rotate(sides, {
+      blocks: opts.blocks,
+      seed: opts.seed,
+      // Outside the timed turns: a full GC in each session process, then its RSS.
+      afterBlock: async () => void mem.push(await memory()),
+    });
+    if (bad) throw new Error(`a call did not return ok: ${bad}`);
+
+    // --- calls/s ---
+    const c = compare(blocks, (t) => t.callsPerSecond);
+
+    // --- drift: last quarter ÷ first quarter of the host's calls/s relative to raw ---
+    const q = Math.max(2, Math.floor(opts.blocks / 4));
+    const first = blocks.slice(0, q);
+    const last = blocks.slice(-q);
+    const rel = (b: Block<Turn>) => b.host.callsPerSecond / ((b.rawA.callsPerSecond + b.rawB.callsPerSecond) / 2);
+    const relAA = (b: Block<Turn>) => b.rawB.callsPerSecond / b.rawA.callsPerSecond;
+    const drift = (f: (b: Block<Turn>) => number) => (g: readonly (readonly Block<Turn>[])[]) => median(g[1].map(f)) / median(g[0].map(f));
+    const driftValue = drift(rel)([first, last]);
+    const driftCi = stratifiedBootstrap([first, last], drift(rel));
+    const driftAA = { value: drift(relAA)([first, last]), ci: stratifiedBootstrap([first, last], drift(relAA)) };
+    const abs = (side: 'host' | 'rawA', g: readonly Block<Turn>[]) => median(g.map((b) => b[side].callsPerSecond));
+
+    // --- RSS growth: slope over calls made × calls in the run, without the young generation's own growth ---
+    const live = (m: Memory) => m.rss - m.newSpace;
+    const points = mem.map((m, i) => ({ x: (i + 1) * callsPerTurn, m }));
+    const growth = (side: SessionSide, f: (m: Memory) => number = live) => (ps: readonly (typeof points)[number][]) =>
+      (slope(
+        ps.map((p) => p.x),
+        ps.map((p) => f(p.m[side])),
+      ) *
+        opts.totalCalls) /
+      1e6;
+    const rssValue = growth('host')(points);
+    const rssCi = blockBootstrap(points, growth('host'));
+    const end = mem[mem.length - 1];
+    const delta = (side: SessionSide, f: (m: Memory) => number) => f(end[side]) - f(start[side]);
+    const rssOf = (m: Memory) => m.rss;
+    const newOf = (m: Memory) => m.newSpace;
+
+    return {
+      rows: [
+        {
+          id: 'session.callsPerSecond',
+          name: `Sustained session, ${opts.blocks * callsPerTurn} sequential calls: mcp-host session ÷ raw SDK session, calls/s`,
+          value: round(c.value, 4),
+          unit: '×',
+          ci: c.ci,
+          aa: c.aa,
+          target: { op: '>=', value: opts.ratioTarget },
+          detail:
+            `host ${c.host.toFixed(0)} calls/s vs raw SDK ${c.raw.toFixed(0)} (raw A ${c.rawA.toFixed(0)}, raw B ${c.rawB.toFixed(0)}), median of ${opts.blocks} turns × ${callsPerTurn} calls ` +
+            `after ${opts.warmup} warm-up calls each; A/A ${fmtCi(c.aa.value, c.aa.ci)}; CLI audit file on; servers ${pinnedCpu() !== undefined ? `pinned to CPU ${pinnedCpu()}` : 'not pinned'}`,
+        },
+        {
+          id: 'session.drift',
+          name: 'Sustained session: host calls/s in the last quarter ÷ first quarter (relative to raw in the same blocks)',
+          value: round(driftValue, 4),
+          unit: '×',
+          ci: driftCi,
+          aa: driftAA,
+          target: { op: '>=', value: opts.driftTarget },
+          detail:
+            `host ${abs('host', first).toFixed(0)} → ${abs('host', last).toFixed(0)} calls/s, raw A ${abs('rawA', first).toFixed(0)} → ${abs('rawA', last).toFixed(0)} calls/s ` +
+            `(first / last ${q} blocks); A/A (raw B relative to raw A) ${fmtCi(driftAA.value, driftAA.ci)}`,
+        },
+        {
+          id: 'session.rss',
+          name: `Sustained session: mcp-host session RSS growth over ${opts.totalCalls} calls (slope)`,
+          value: round(rssValue, 2),
+          unit: 'MB',
+          ci: rssCi,
+          target: { op: '<=', value: opts.rssTargetMB },
+          detail:
+            `least-squares slope of (VmRSS − V8 young generation) after a full GC at the end of each turn, × ${opts.totalCalls} calls. ` +
+            `End − start: host RSS ${fmtMB(delta('host', rssOf))} (${fmtMB(start.host.rss)} → ${fmtMB(end.host.rss)}; young generation ${fmtMB(delta('host', newOf))}), ` +
+            `raw A RSS ${fmtMB(delta('rawA', rssOf))} (young ${fmtMB(delta('rawA', newOf))}), raw B RSS ${fmtMB(delta('rawB', rssOf))} (young ${fmtMB(delta('rawB', newOf))}); ` +
+            `the same slope for raw A ${growth('rawA')(points).toFixed(1)} MB, raw B ${growth('rawB')(points).toFixed(1)} MB`,
+        },
+      ],
+      data: {
+        options: opts,
+        callsPerTurn,
+        orders,
+        memoryAtStart: start,
+        turns: blocks.map((b, i) => ({
+          rawA: { cps: round(b.rawA.callsPerSecond, 1), ...mem[i].rawA },
+          rawB: { cps: round(b.rawB.callsPerSecond, 1), ...mem[i].rawB },
+          host: { cps: round(b.host.callsPerSecond, 1), ...mem[i].host },
+        })),
+      },
+    };
+  } finally {
+    await Promise.all(Object.values(sessions).map((s) => s.close()));
+    tmp.remove();
+  }
+}
+
+if (require.main === module) {
+  sustainedSession().then(
+    (r) => console.log(JSON.stringify(r.rows, null, 2)),
+    (e) => {
+      console.error(e);
+      process.exitCode = 1;
+    },
+  );
+}
