@@ -60,38 +60,42 @@ export interface BenchResult {
 export const SIDES = ['rawA', 'rawB', 'host'] as const;
 export type SideName = (typeof SIDES)[number];
 export type Sides<T> = Record<SideName, () => Promise<T>>;
-export type Block<T> = Record<SideName, T>;
+/** One block: every side's results, one per round. */
+export type Block<T> = Record<SideName, T[]>;
 
 export interface RotationOptions {
   readonly blocks: number;
-  /** Seed of the order within each block (same seed, same orders). */
+  /** Rounds per block; in each round every side runs once, in a freshly shuffled order. Default 1. */
+  readonly rounds?: number;
+  /** Seed of the orders (same seed, same orders). */
   readonly seed: number;
   /** Awaited between two sides (e.g. a short pause so I/O settles). */
   readonly between?: () => Promise<void>;
-  /** Called after each block (e.g. to sample memory). */
+  /** Called after each block, outside the measured parts (e.g. to sample memory). */
   readonly afterBlock?: (index: number) => void | Promise<void>;
 }
 
 /**
- * Runs `blocks` blocks; in each, every side runs once, in an order shuffled per block. The A/A
- * pair and the target share every block, so whatever the machine does during a block hits all three.
+ * Runs `blocks` blocks of `rounds` rounds; in each round every side runs once, in an order shuffled
+ * per round. The A/A pair and the target share every round, so whatever the machine does at that
+ * moment hits all three; a block (the unit of the bootstrap) gathers its rounds.
  */
-export async function rotate<T>(sides: Sides<T>, opts: RotationOptions): Promise<{ blocks: Block<T>[]; orders: SideName[][] }> {
+export async function rotate<T>(sides: Sides<T>, opts: RotationOptions): Promise<{ blocks: Block<T>[] }> {
   const rand = prng(opts.seed);
+  const rounds = opts.rounds ?? 1;
   const blocks: Block<T>[] = [];
-  const orders: SideName[][] = [];
   for (let b = 0; b < opts.blocks; b++) {
-    const order = shuffled(SIDES, rand);
-    const block = {} as Block<T>;
-    for (const side of order) {
-      block[side] = await sides[side]();
-      await opts.between?.();
+    const block: Block<T> = { rawA: [], rawB: [], host: [] };
+    for (let r = 0; r < rounds; r++) {
+      for (const side of shuffled(SIDES, rand)) {
+        block[side].push(await sides[side]());
+        await opts.between?.();
+      }
     }
     blocks.push(block);
-    orders.push(order);
     await opts.afterBlock?.(b);
   }
-  return { blocks, orders };
+  return { blocks };
 }
 
 export interface Comparison {
@@ -107,9 +111,10 @@ export interface Comparison {
 
 /**
  * host ÷ raw of a statistic (default: the median) of the pooled samples, with its block-bootstrap
- * interval; raw = both raw clients pooled. The A/A figure is raw B ÷ raw A of the same statistic.
+ * interval; raw = both raw clients pooled. `pick` turns one side's rounds of a block into its
+ * samples (e.g. the latencies, or one calls/s figure). The A/A figure is raw B ÷ raw A of the same statistic.
  */
-export function compare<T>(blocks: readonly Block<T>[], pick: (sample: T) => readonly number[] | number, stat: (values: Float64Array) => number = median): Comparison {
+export function compare<T>(blocks: readonly Block<T>[], pick: (rounds: readonly T[]) => readonly number[] | number, stat: (values: Float64Array) => number = median): Comparison {
   const of = (bs: readonly Block<T>[], ...sides: SideName[]) => stat(pooled(bs, (b) => sides.map((s) => pick(b[s]))));
   const ratio = (bs: readonly Block<T>[]) => of(bs, 'host') / of(bs, 'rawA', 'rawB');
   const aa = (bs: readonly Block<T>[]) => of(bs, 'rawB') / of(bs, 'rawA');

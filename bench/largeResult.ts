@@ -54,6 +54,8 @@ class Runner {
     let readyResolve!: () => void;
     let readyReject!: (e: Error) => void;
     this.ready = new Promise((res, rej) => ((readyResolve = res), (readyReject = rej)));
+    // Awaited where it matters; a runner that dies early must not be an unhandled rejection meanwhile.
+    this.ready.catch(() => undefined);
     this.child.on('message', (m: Record<string, unknown>) => {
       if (m.ready) return readyResolve();
       if (m.fatal) {
@@ -143,9 +145,11 @@ export async function largeResult(opts: LargeResultOptions = LARGE_DEFAULTS): Pr
       }
       return out;
     };
-    const { blocks, orders } = await rotate({ rawA: turn('rawA'), rawB: turn('rawB'), host: turn('host') }, { blocks: opts.blocks, seed: opts.seed });
+    const { blocks } = await rotate({ rawA: turn('rawA'), rawB: turn('rawB'), host: turn('host') }, { blocks: opts.blocks, seed: opts.seed });
 
-    const time = (bytes: number) => (t: Turn) => (t[bytes] ? [t[bytes]!.ms] : []);
+    /** The samples of one size in a side's turns (one turn per block here). */
+    const samples = (turns: readonly Turn[], bytes: number) => turns.flatMap((t) => (t[bytes] ? [t[bytes]!] : []));
+    const time = (bytes: number) => (turns: readonly Turn[]) => samples(turns, bytes).map((c) => c.ms);
     const growth = (s: CallSample) => s.peak - s.rssBefore;
     const mbLabel = (b: number) => `${b / 1e6} MB`;
     const large = mbLabel(opts.largeBytes);
@@ -186,7 +190,7 @@ export async function largeResult(opts: LargeResultOptions = LARGE_DEFAULTS): Pr
     // host peak RSS growth ÷ result size, at the large size
     {
       const err = hostFail(opts.largeBytes);
-      const multiple = (side: SideName) => (bs: readonly Block<Turn>[]) => median(pooled(bs, (b) => (b[side][opts.largeBytes] ? [growth(b[side][opts.largeBytes]!)] : []))) / opts.largeBytes;
+      const multiple = (side: SideName) => (bs: readonly Block<Turn>[]) => median(pooled(bs, (b) => samples(b[side], opts.largeBytes).map(growth))) / opts.largeBytes;
       const rawMultiple = multiple('rawA')(blocks);
       rows.push(
         err
@@ -247,11 +251,10 @@ export async function largeResult(opts: LargeResultOptions = LARGE_DEFAULTS): Pr
       rows,
       data: {
         options: opts,
-        orders,
         hostErrors: Object.fromEntries(failed.host),
         calls: blocks.map((b) =>
           Object.fromEntries(
-            SIDES.map((side) => [side, Object.fromEntries(sizes.map((s) => [s, b[side][s] ? { ms: round(b[side][s]!.ms, 1), growth: growth(b[side][s]!) } : null]))]),
+            SIDES.map((side) => [side, Object.fromEntries(sizes.map((s) => [s, samples(b[side], s).map((c) => ({ ms: round(c.ms, 1), growth: growth(c) }))]))]),
           ),
         ),
       },

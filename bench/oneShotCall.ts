@@ -76,9 +76,9 @@ export async function oneShotCall(opts: OneShotOptions = ONE_SHOT_DEFAULTS): Pro
     // Warm-up: file caches, one of each.
     await raw();
     await host();
-    const { blocks, orders } = await rotate({ rawA: raw, rawB: raw, host }, { blocks: opts.blocks, seed: opts.seed, between: () => settle(20) });
-    const t = compare(blocks, (r) => r.ms);
-    const m = compare(blocks, (r) => r.peakRss);
+    const { blocks } = await rotate({ rawA: raw, rawB: raw, host }, { blocks: opts.blocks, seed: opts.seed, between: () => settle(20) });
+    const t = compare(blocks, (runs) => runs.map((r) => r.ms));
+    const m = compare(blocks, (runs) => runs.map((r) => r.peakRss));
     return {
       rows: [
         {
@@ -97,11 +97,10 @@ export async function oneShotCall(opts: OneShotOptions = ONE_SHOT_DEFAULTS): Pro
       ],
       data: {
         options: opts,
-        orders,
         runs: blocks.map((b) => ({
-          rawA: { ms: round(b.rawA.ms, 1), peakRss: b.rawA.peakRss },
-          rawB: { ms: round(b.rawB.ms, 1), peakRss: b.rawB.peakRss },
-          host: { ms: round(b.host.ms, 1), peakRss: b.host.peakRss },
+          rawA: b.rawA.map((r) => ({ ms: round(r.ms, 1), peakRss: r.peakRss })),
+          rawB: b.rawB.map((r) => ({ ms: round(r.ms, 1), peakRss: r.peakRss })),
+          host: b.host.map((r) => ({ ms: round(r.ms, 1), peakRss: r.peakRss })),
         })),
       },
     };

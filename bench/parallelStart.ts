@@ -59,7 +59,7 @@ export async function parallelStart(opts: ParallelStartOptions = PARALLEL_START_
     rawB: () => timeRawStart(opts.servers, opts.initDelayMs),
     host: () => timeHostStart(opts.servers, opts.initDelayMs),
   };
-  const { blocks, orders } = await rotate(sides, { blocks: opts.blocks, seed: opts.seed, between: () => settle(50) });
+  const { blocks } = await rotate(sides, { blocks: opts.blocks, seed: opts.seed, between: () => settle(50) });
   const c = compare(blocks, (ms) => ms);
   return {
     rows: [
@@ -76,7 +76,7 @@ export async function parallelStart(opts: ParallelStartOptions = PARALLEL_START_
           `until every tool is listed; A/A ${fmtCi(c.aa.value, c.aa.ci)}; a serial start would take ≥ ${fmtMs(opts.servers * opts.initDelayMs)}`,
       },
     ],
-    data: { options: opts, orders, ms: blocks.map((b) => ({ rawA: round(b.rawA, 1), rawB: round(b.rawB, 1), host: round(b.host, 1) })) },
+    data: { options: opts, ms: blocks.map((b) => ({ rawA: b.rawA.map((x) => round(x, 1)), rawB: b.rawB.map((x) => round(x, 1)), host: b.host.map((x) => round(x, 1)) })) },
   };
 }
 

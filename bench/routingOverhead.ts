@@ -4,7 +4,8 @@
  * (`Client.callTool` over `StdioClientTransport`), each to its own identical basic.mjs process.
  *
  * Three sides share every block: raw A, raw B (the A/A pair: same code, two processes) and the
- * host; each does `callsPerSide` calls in a row, in an order shuffled per block. Statistic: host
+ * host. A block is `rounds` rounds; in each round every side makes `callsPerTurn` calls (default
+ * one), the sides in an order shuffled per round, so all three see the machine in the same state. Statistic: host
  * p50 ÷ raw p50 (both raw clients pooled), with a block-bootstrap 95 % interval; the A/A row is raw
  * B ÷ raw A of the same statistic. p99 likewise (reported). All server processes are pinned to the
  * same CPU (common.ts pinnedCpu). The audit file is configured when the host is built.
@@ -17,13 +18,22 @@ import { percentile, round } from './stats';
 
 export interface RoutingOptions {
   readonly blocks: number;
-  readonly callsPerSide: number;
+  /** Rounds per block: in each round every side makes `callsPerTurn` calls, sides in a shuffled order. */
+  readonly rounds: number;
+  readonly callsPerTurn: number;
   readonly warmup: number;
   readonly target: number;
   readonly seed: number;
 }
 
-export const ROUTING_DEFAULTS: RoutingOptions = { blocks: 40, callsPerSide: 200, warmup: 500, target: 1.03, seed: 1 };
+export const ROUTING_DEFAULTS: RoutingOptions = {
+  blocks: Number(process.env.BENCH_ROUTING_BLOCKS ?? 40),
+  rounds: Number(process.env.BENCH_ROUTING_ROUNDS ?? 200),
+  callsPerTurn: Number(process.env.BENCH_ROUTING_TURN ?? 1),
+  warmup: 500,
+  target: 1.03,
+  seed: 1,
+};
 
 export async function routingOverhead(opts: RoutingOptions = ROUTING_DEFAULTS): Promise<BenchResult> {
   const tmp = makeTempDir('routing');
@@ -53,28 +63,28 @@ export async function routingOverhead(opts: RoutingOptions = ROUTING_DEFAULTS): 
     };
     const series = (call: () => Promise<number>) => async () => {
       const out: number[] = [];
-      for (let i = 0; i < opts.callsPerSide; i++) out.push(await call());
+      for (let i = 0; i < opts.callsPerTurn; i++) out.push(await call());
       return out;
     };
     const sides = { rawA: series(rawCall(raws[0])), rawB: series(rawCall(raws[1])), host: series(hostCall) };
     for (const call of [rawCall(raws[0]), rawCall(raws[1]), hostCall]) for (let i = 0; i < opts.warmup; i++) await call();
     await settle(20);
 
-    const { blocks, orders } = await rotate(sides, { blocks: opts.blocks, seed: opts.seed });
+    const { blocks } = await rotate(sides, { blocks: opts.blocks, rounds: opts.rounds, seed: opts.seed });
     if (notOk) throw new Error(`${notOk} calls did not return ok`);
     const auditLines = readFileSync(auditPath, 'utf8').split('\n').filter(Boolean).length;
-    const expectedLines = opts.warmup + opts.blocks * opts.callsPerSide;
+    const perSide = opts.blocks * opts.rounds * opts.callsPerTurn;
+    const expectedLines = opts.warmup + perSide;
     if (auditLines !== expectedLines) throw new Error(`audit has ${auditLines} lines, expected ${expectedLines}`);
 
-    const p50 = compare(blocks, (s) => s);
-    const p99 = compare(blocks, (s) => s, (v) => percentile(v, 99));
-    const n = opts.blocks * opts.callsPerSide;
+    const p50 = compare(blocks, (turns) => turns.flat());
+    const p99 = compare(blocks, (turns) => turns.flat(), (v) => percentile(v, 99));
     const pin = pinnedCpu();
     return {
       rows: [
         {
           id: 'routing.p50',
-          name: `Routing p50, host ÷ raw SDK (${opts.blocks} blocks × ${opts.callsPerSide} sequential noop calls per side)`,
+          name: `Routing p50, host ÷ raw SDK (${perSide} sequential noop calls per side in ${opts.blocks} blocks)`,
           value: round(p50.value, 4),
           unit: '×',
           ci: p50.ci,
@@ -82,7 +92,7 @@ export async function routingOverhead(opts: RoutingOptions = ROUTING_DEFAULTS): 
           target: { op: '<=', value: opts.target },
           detail:
             `host p50 ${fmtMs(p50.host)} vs raw SDK ${fmtMs(p50.raw)} (+${fmtMs(p50.host - p50.raw)}/call; raw A ${fmtMs(p50.rawA)}, raw B ${fmtMs(p50.rawB)}); ` +
-            `A/A ${fmtCi(p50.aa.value, p50.aa.ci)}; ${n} calls per side, JSONL audit on; servers ${pin !== undefined ? `pinned to CPU ${pin}` : 'not pinned'}`,
+            `A/A ${fmtCi(p50.aa.value, p50.aa.ci)}; each block ${opts.rounds} rounds of ${opts.callsPerTurn} call(s) per side in a shuffled order; JSONL audit on; servers ${pin !== undefined ? `pinned to CPU ${pin}` : 'not pinned'}`,
         },
         {
           id: 'routing.p99',
@@ -98,10 +108,9 @@ export async function routingOverhead(opts: RoutingOptions = ROUTING_DEFAULTS): 
         options: opts,
         pinnedCpu: pin ?? null,
         auditLines,
-        orders,
         p50: { host: round(p50.host, 5), raw: round(p50.raw, 5), rawA: round(p50.rawA, 5), rawB: round(p50.rawB, 5) },
         p99: { host: round(p99.host, 5), raw: round(p99.raw, 5), rawA: round(p99.rawA, 5), rawB: round(p99.rawB, 5) },
-        blockP50Ms: blocks.map((b) => ({ rawA: round(percentile(b.rawA, 50), 4), rawB: round(percentile(b.rawB, 50), 4), host: round(percentile(b.host, 50), 4) })),
+        blockP50Ms: blocks.map((b) => ({ rawA: round(percentile(b.rawA.flat(), 50), 4), rawB: round(percentile(b.rawB.flat(), 50), 4), host: round(percentile(b.host.flat(), 50), 4) })),
       },
     };
   } finally {

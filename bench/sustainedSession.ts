@@ -3,12 +3,13 @@
  * process driven over stdin/stdout) against the raw SDK in a comparable loop: the same JSON-lines
  * session, same driver, same pipes, but the SDK's Client doing the call (bench/clients/rawSession.mjs).
  * Three long-lived session processes (raw A, raw B, host), each with its own basic.mjs server
- * (pinned to one CPU); each block gives every side `callsPerTurn` calls in a row, in a shuffled order.
- * After each block, outside the timed turns, every session process runs a full GC (SIGUSR2 to the
+ * (pinned to one CPU); a block is 500 rounds, each round one call to every session, in an order
+ * shuffled per round; a side's calls/s in a block is its calls over the time they took.
+ * After each block, outside the timed calls, every session process runs a full GC (SIGUSR2 to the
  * preloaded bench/clients/gcOnSignal.cjs) and its VmRSS is read from /proc/<pid>/status.
  *
  * Rows:
- * - calls/s: median host ÷ median raw (A and B pooled) of the per-turn calls/s; A/A raw B ÷ raw A.
+ * - calls/s: median host ÷ median raw (A and B pooled) of the per-block calls/s; A/A raw B ÷ raw A.
  * - drift: the host's calls/s relative to raw in the same blocks, last quarter of the run ÷ first
  *   quarter (so a machine that gets busier later does not count as the host slowing down); the A/A
  *   figure is the same for raw B relative to raw A. Quarters are resampled within themselves.
@@ -35,10 +36,6 @@ export interface SustainedOptions {
 
 export const SUSTAINED_DEFAULTS: SustainedOptions = { totalCalls: 20_000, blocks: 40, warmup: 1000, ratioTarget: 0.9, driftTarget: 0.95, rssTargetMB: 10, seed: 3 };
 
-interface Turn {
-  readonly callsPerSecond: number;
-}
-
 interface Memory {
   /** VmRSS after a full GC, bytes. */
   readonly rss: number;
@@ -61,7 +58,7 @@ export function basicWorkspace(dir: string, server = 'basic', pin = true, env: R
 
 export async function sustainedSession(opts: SustainedOptions = SUSTAINED_DEFAULTS): Promise<BenchResult> {
   const tmp = makeTempDir('session');
-  const callsPerTurn = Math.round(opts.totalCalls / opts.blocks);
+  const callsPerBlock = Math.round(opts.totalCalls / opts.blocks);
   const workspace = basicWorkspace(join(tmp.dir, 'ws'));
   const env = { ...process.env, ...nodeEnv() };
   const rawSpec = () => {
@@ -92,48 +89,48 @@ export async function sustainedSession(opts: SustainedOptions = SUSTAINED_DEFAUL
       if (a.error) throw new Error(`session did not start: ${a.error}`);
     }
     let bad = '';
-    const turn = (side: SessionSide, n: number) => async (): Promise<Turn> => {
-      const s = sessions[side];
-      const body = { op: 'call', name: toolName[side], args: {} };
+    /** One call through a session: its round-trip time in ms. */
+    const call = (side: SessionSide) => async (): Promise<number> => {
       const t0 = performance.now();
-      for (let i = 0; i < n; i++) {
-        const a = await s.request(body);
-        if (a.outcome !== 'ok' && !bad) bad = `${side}: ${JSON.stringify(a).slice(0, 300)}`;
-      }
-      return { callsPerSecond: (n / (performance.now() - t0)) * 1000 };
+      const a = await sessions[side].request({ op: 'call', name: toolName[side], args: {} });
+      const ms = performance.now() - t0;
+      if (a.outcome !== 'ok' && !bad) bad = `${side}: ${JSON.stringify(a).slice(0, 300)}`;
+      return ms;
     };
-    for (const side of ['rawA', 'rawB', 'host'] as const) await turn(side, opts.warmup)();
+    for (const side of ['rawA', 'rawB', 'host'] as const) for (let i = 0; i < opts.warmup; i++) await call(side)();
     await settle(50);
     const start = await memory();
     const mem: Record<SessionSide, Memory>[] = [];
 
-    const sides = { rawA: turn('rawA', callsPerTurn), rawB: turn('rawB', callsPerTurn), host: turn('host', callsPerTurn) };
-    const { blocks, orders } = await rotate(sides, {
+    const sides = { rawA: call('rawA'), rawB: call('rawB'), host: call('host') };
+    const { blocks } = await rotate(sides, {
       blocks: opts.blocks,
+      rounds: callsPerBlock,
       seed: opts.seed,
-      // Outside the timed turns: a full GC in each session process, then its RSS.
+      // Outside the timed calls: a full GC in each session process, then its RSS.
       afterBlock: async () => void mem.push(await memory()),
     });
     if (bad) throw new Error(`a call did not return ok: ${bad}`);
 
-    // --- calls/s ---
-    const c = compare(blocks, (t) => t.callsPerSecond);
+    // --- calls/s: a side's calls in a block over the time they took (the calls are sequential) ---
+    const cps = (ms: readonly number[]) => (ms.length / ms.reduce((a, b) => a + b, 0)) * 1000;
+    const c = compare(blocks, cps);
 
     // --- drift: last quarter ÷ first quarter of the host's calls/s relative to raw ---
     const q = Math.max(2, Math.floor(opts.blocks / 4));
     const first = blocks.slice(0, q);
     const last = blocks.slice(-q);
-    const rel = (b: Block<Turn>) => b.host.callsPerSecond / ((b.rawA.callsPerSecond + b.rawB.callsPerSecond) / 2);
-    const relAA = (b: Block<Turn>) => b.rawB.callsPerSecond / b.rawA.callsPerSecond;
-    const drift = (f: (b: Block<Turn>) => number) => (g: readonly (readonly Block<Turn>[])[]) => median(g[1].map(f)) / median(g[0].map(f));
+    const rel = (b: Block<number>) => cps(b.host) / ((cps(b.rawA) + cps(b.rawB)) / 2);
+    const relAA = (b: Block<number>) => cps(b.rawB) / cps(b.rawA);
+    const drift = (f: (b: Block<number>) => number) => (g: readonly (readonly Block<number>[])[]) => median(g[1].map(f)) / median(g[0].map(f));
     const driftValue = drift(rel)([first, last]);
     const driftCi = stratifiedBootstrap([first, last], drift(rel));
     const driftAA = { value: drift(relAA)([first, last]), ci: stratifiedBootstrap([first, last], drift(relAA)) };
-    const abs = (side: 'host' | 'rawA', g: readonly Block<Turn>[]) => median(g.map((b) => b[side].callsPerSecond));
+    const abs = (side: 'host' | 'rawA', g: readonly Block<number>[]) => median(g.map((b) => cps(b[side])));
 
     // --- RSS growth: slope over calls made × calls in the run, without the young generation's own growth ---
     const live = (m: Memory) => m.rss - m.newSpace;
-    const points = mem.map((m, i) => ({ x: (i + 1) * callsPerTurn, m }));
+    const points = mem.map((m, i) => ({ x: (i + 1) * callsPerBlock, m }));
     const growth = (side: SessionSide, f: (m: Memory) => number = live) => (ps: readonly (typeof points)[number][]) =>
       (slope(
         ps.map((p) => p.x),
@@ -152,14 +149,14 @@ export async function sustainedSession(opts: SustainedOptions = SUSTAINED_DEFAUL
       rows: [
         {
           id: 'session.callsPerSecond',
-          name: `Sustained session, ${opts.blocks * callsPerTurn} sequential calls: mcp-host session ÷ raw SDK session, calls/s`,
+          name: `Sustained session, ${opts.blocks * callsPerBlock} sequential calls per side: mcp-host session ÷ raw SDK session, calls/s`,
           value: round(c.value, 4),
           unit: '×',
           ci: c.ci,
           aa: c.aa,
           target: { op: '>=', value: opts.ratioTarget },
           detail:
-            `host ${c.host.toFixed(0)} calls/s vs raw SDK ${c.raw.toFixed(0)} (raw A ${c.rawA.toFixed(0)}, raw B ${c.rawB.toFixed(0)}), median of ${opts.blocks} turns × ${callsPerTurn} calls ` +
+            `host ${c.host.toFixed(0)} calls/s vs raw SDK ${c.raw.toFixed(0)} (raw A ${c.rawA.toFixed(0)}, raw B ${c.rawB.toFixed(0)}), median of ${opts.blocks} blocks of ${callsPerBlock} rounds (one call per side per round, sides in a shuffled order) ` +
             `after ${opts.warmup} warm-up calls each; A/A ${fmtCi(c.aa.value, c.aa.ci)}; CLI audit file on; servers ${pinnedCpu() !== undefined ? `pinned to CPU ${pinnedCpu()}` : 'not pinned'}`,
         },
         {
@@ -182,7 +179,7 @@ export async function sustainedSession(opts: SustainedOptions = SUSTAINED_DEFAUL
           ci: rssCi,
           target: { op: '<=', value: opts.rssTargetMB },
           detail:
-            `least-squares slope of (VmRSS − V8 young generation) after a full GC at the end of each turn, × ${opts.totalCalls} calls. ` +
+            `least-squares slope of (VmRSS − V8 young generation) after a full GC at the end of each block, × ${opts.totalCalls} calls. ` +
             `End − start: host RSS ${fmtMB(delta('host', rssOf))} (${fmtMB(start.host.rss)} → ${fmtMB(end.host.rss)}; young generation ${fmtMB(delta('host', newOf))}), ` +
             `raw A RSS ${fmtMB(delta('rawA', rssOf))} (young ${fmtMB(delta('rawA', newOf))}), raw B RSS ${fmtMB(delta('rawB', rssOf))} (young ${fmtMB(delta('rawB', newOf))}); ` +
             `the same slope for raw A ${growth('rawA')(points).toFixed(1)} MB, raw B ${growth('rawB')(points).toFixed(1)} MB`,
@@ -190,13 +187,12 @@ export async function sustainedSession(opts: SustainedOptions = SUSTAINED_DEFAUL
       ],
       data: {
         options: opts,
-        callsPerTurn,
-        orders,
+        callsPerBlock,
         memoryAtStart: start,
-        turns: blocks.map((b, i) => ({
-          rawA: { cps: round(b.rawA.callsPerSecond, 1), ...mem[i].rawA },
-          rawB: { cps: round(b.rawB.callsPerSecond, 1), ...mem[i].rawB },
-          host: { cps: round(b.host.callsPerSecond, 1), ...mem[i].host },
+        blocks: blocks.map((b, i) => ({
+          rawA: { cps: round(cps(b.rawA), 1), ...mem[i].rawA },
+          rawB: { cps: round(cps(b.rawB), 1), ...mem[i].rawB },
+          host: { cps: round(cps(b.host), 1), ...mem[i].host },
         })),
       },
     };
