@@ -106,7 +106,7 @@ const digits = (row: Row) => (row.unit === '×' ? 3 : row.unit === 'ms' ? 2 : ro
 function fmtValue(row: Row): string {
   if (!Number.isFinite(row.value)) return '—';
   const v = fmtCi(row.value, row.ci, digits(row));
-  return row.unit === '×' ? `${v} ×` : `${v} ${row.unit}`;
+  return row.unit === '×' ? `${v} ×` : `${v} ${row.unit}`.trimEnd();
 }
 
 function fmtAa(row: Row): string {
@@ -115,7 +115,7 @@ function fmtAa(row: Row): string {
 
 function fmtTarget(row: Row): string {
   if (!row.target) return 'report';
-  return `${row.target.op === '<=' ? '≤' : '≥'} ${row.target.value}${row.unit === '×' ? '' : ` ${row.unit}`}`;
+  return `${row.target.op === '<=' ? '≤' : '≥'} ${row.target.value}${row.unit === '×' || !row.unit ? '' : ` ${row.unit}`}`;
 }
 
 function tableRows(sections: readonly Section[]): string[][] {
@@ -157,7 +157,7 @@ function markdown(m: Machine, judging: boolean, sections: readonly Section[], to
   out.push('## How it is measured');
   out.push('');
   out.push(
-    '- **Three sides in every block.** Each comparison has two identical raw-SDK clients (raw A and raw B, each talking to its own identical server process: the A/A pair) and the host (its own identical server process). Every block runs each side once, in an order shuffled per block with a fixed seed, so whatever the machine does during a block hits all three.',
+    '- **Three sides in every block.** Each comparison has two identical raw-SDK clients (raw A and raw B, each talking to its own identical server process: the A/A pair) and the host (its own identical server process). A block is made of rounds; in each round every side runs once, in an order shuffled per round with a fixed seed, so whatever the machine does at that moment hits all three. Routing: 200 rounds of one call per block; sustained session: 500 rounds of one call; concurrency: 10 rounds of one 640-call turn; large results, one-shot call, parallel start: one round per block.',
   );
   out.push(
     '- **Statistic and interval.** A row’s value is host ÷ raw of the row’s statistic (the median unless said otherwise) over all blocks, raw A and B pooled. The 95 % interval is a block bootstrap: 2,000 resamples of whole blocks with replacement, fixed seed, 2.5th and 97.5th percentiles. The A/A column is raw B ÷ raw A of the same statistic with its interval: how far two identical clients differ in this run (the noise floor).',
@@ -169,10 +169,10 @@ function markdown(m: Machine, judging: boolean, sections: readonly Section[], to
     '- **No setup in the measured loop.** Hosts are built with their audit file (JSONL) configured; nothing is reconfigured while timing. Routing, concurrency and the sustained session pin every server process (host’s and raw’s) to the same CPU (`BENCH_PIN_SERVERS=off` disables it) and start raw servers through `setsid`, as the host starts its servers detached.',
   );
   out.push(
-    '- **Sustained session.** `mcp-host session` (dist/cli.js) against `bench/clients/rawSession.mjs`, the same JSON-lines loop with the SDK’s Client doing the call, both driven over stdin/stdout by the same code. After each block every session process runs a full GC (SIGUSR2 to the preloaded `bench/clients/gcOnSignal.cjs`, outside the timed turns) and its VmRSS is read from /proc; the RSS row is the least-squares slope of (VmRSS − V8 young generation) over the calls, because V8 doubles or halves the young generation (±17 MB) on its own. The drift row is the host’s calls/s relative to raw in the same blocks, last quarter ÷ first quarter.',
+    '- **Sustained session.** `mcp-host session` (dist/cli.js) against `bench/clients/rawSession.mjs`, the same JSON-lines loop with the SDK’s Client doing the call, both driven over stdin/stdout by the same code. After each block every session process runs a full GC (SIGUSR2 to the preloaded `bench/clients/gcOnSignal.cjs`, outside the timed calls) and its VmRSS is read from /proc; the RSS row is the least-squares slope of (VmRSS − V8 young generation) over the calls, because V8 doubles or halves the young generation (±17 MB) on its own. The drift row is the host’s calls/s relative to raw in the same blocks, last quarter ÷ first quarter.',
   );
   out.push(
-    '- **Large results.** Each side runs in a process of its own (bench/clients/largeResultRunner.ts) so its peak RSS is its own (GC, then /proc/self/clear_refs 5 resets VmHWM before each call) and a host that dies on a large message does not stop the benchmark. The SDK’s ReadBuffer stops at 10 MiB (`maxBufferSize`, a documented StdioClientTransport option, raises it) and is quadratic (50 MB took 31 s in one measurement on this machine), so the raw side keeps the SDK’s Client and StdioClientTransport but reads with `bench/linearReadBuffer.ts` (same contract, one join per message).',
+    '- **Large results.** The server (bench/servers/largeText.mjs) writes each answer from prepared buffers, so its own cost is small and linear. Each side runs in a process of its own (bench/clients/largeResultRunner.ts) so its peak RSS is its own (GC, then /proc/self/clear_refs 5 resets VmHWM before each call) and a host that dies on a large message does not stop the benchmark. The SDK’s ReadBuffer stops at 10 MiB (`maxBufferSize`, a documented StdioClientTransport option, raises it) and is quadratic (50 MB took 31 s in one measurement on this machine), so the raw side keeps the SDK’s Client and StdioClientTransport but reads with `bench/linearReadBuffer.ts` (same contract, one join per message).',
   );
   out.push(
     '- **One-shot call.** `mcp-host call` in a fresh process against `bench/clients/rawOneShot.mjs` (connect, one tools/call, close) in a fresh process, spawn to exit, on `bench/servers/manyTools.mjs` (20,000 tools in pages of 500).',
