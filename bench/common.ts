@@ -115,18 +115,25 @@ export interface Comparison {
  * samples (e.g. the latencies, or one calls/s figure). The A/A figure is raw B ÷ raw A of the same statistic.
  */
 export function compare<T>(blocks: readonly Block<T>[], pick: (rounds: readonly T[]) => readonly number[] | number, stat: (values: Float64Array) => number = median): Comparison {
-  const of = (bs: readonly Block<T>[], ...sides: SideName[]) => stat(pooled(bs, (b) => sides.map((s) => pick(b[s]))));
-  const ratio = (bs: readonly Block<T>[]) => of(bs, 'host') / of(bs, 'rawA', 'rawB');
-  const aa = (bs: readonly Block<T>[]) => of(bs, 'rawB') / of(bs, 'rawA');
+  // Each block's samples per side, computed once (the bootstrap pools them thousands of times).
+  const samples = blocks.map((b) => ({ rawA: Float64Array.from(asArray(pick(b.rawA))), rawB: Float64Array.from(asArray(pick(b.rawB))), host: Float64Array.from(asArray(pick(b.host))) }));
+  type Samples = (typeof samples)[number];
+  const of = (bs: readonly Samples[], ...sides: SideName[]) => stat(pooled(bs, (b) => sides.map((s) => b[s])));
+  const ratio = (bs: readonly Samples[]) => of(bs, 'host') / of(bs, 'rawA', 'rawB');
+  const aa = (bs: readonly Samples[]) => of(bs, 'rawB') / of(bs, 'rawA');
   return {
-    value: ratio(blocks),
-    ci: blockBootstrap(blocks, ratio),
-    aa: { value: aa(blocks), ci: blockBootstrap(blocks, aa) },
-    host: of(blocks, 'host'),
-    raw: of(blocks, 'rawA', 'rawB'),
-    rawA: of(blocks, 'rawA'),
-    rawB: of(blocks, 'rawB'),
+    value: ratio(samples),
+    ci: blockBootstrap(samples, ratio),
+    aa: { value: aa(samples), ci: blockBootstrap(samples, aa) },
+    host: of(samples, 'host'),
+    raw: of(samples, 'rawA', 'rawB'),
+    rawA: of(samples, 'rawA'),
+    rawB: of(samples, 'rawB'),
   };
+}
+
+function asArray(v: readonly number[] | number): readonly number[] {
+  return typeof v === 'number' ? [v] : v;
 }
 
 // --- servers and raw clients ---------------------------------------------------------------------

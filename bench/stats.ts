@@ -135,7 +135,7 @@ export function stratifiedBootstrap<B>(groups: readonly (readonly B[])[], stat: 
   return { lo: percentile(values, 2.5), hi: percentile(values, 97.5) };
 }
 
-type Values = readonly number[] | number;
+type Values = ArrayLike<number> | number;
 
 /** Every value `pick` gives for each block (a number, an array, or a list of those), in one array. */
 export function pooled<B>(blocks: readonly B[], pick: (block: B) => Values | readonly Values[]): Float64Array {
@@ -143,7 +143,7 @@ export function pooled<B>(blocks: readonly B[], pick: (block: B) => Values | rea
   let n = 0;
   for (const b of blocks) {
     const v = pick(b);
-    const list = typeof v !== 'number' && v.length > 0 && typeof v[0] !== 'number' ? (v as readonly Values[]) : [v as Values];
+    const list = Array.isArray(v) && v.length > 0 && typeof v[0] !== 'number' ? (v as readonly Values[]) : [v as Values];
     for (const x of list) {
       parts.push(x);
       n += typeof x === 'number' ? 1 : x.length;
@@ -153,7 +153,10 @@ export function pooled<B>(blocks: readonly B[], pick: (block: B) => Values | rea
   let i = 0;
   for (const x of parts) {
     if (typeof x === 'number') out[i++] = x;
-    else for (let j = 0; j < x.length; j++) out[i++] = x[j];
+    else if (x instanceof Float64Array) {
+      out.set(x, i);
+      i += x.length;
+    } else for (let j = 0; j < x.length; j++) out[i++] = x[j];
   }
   return out;
 }

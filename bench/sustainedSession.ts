@@ -122,10 +122,11 @@ export async function sustainedSession(opts: SustainedOptions = SUSTAINED_DEFAUL
     const last = blocks.slice(-q);
     const rel = (b: Block<number>) => cps(b.host) / ((cps(b.rawA) + cps(b.rawB)) / 2);
     const relAA = (b: Block<number>) => cps(b.rawB) / cps(b.rawA);
-    const drift = (f: (b: Block<number>) => number) => (g: readonly (readonly Block<number>[])[]) => median(g[1].map(f)) / median(g[0].map(f));
-    const driftValue = drift(rel)([first, last]);
-    const driftCi = stratifiedBootstrap([first, last], drift(rel));
-    const driftAA = { value: drift(relAA)([first, last]), ci: stratifiedBootstrap([first, last], drift(relAA)) };
+    const drift = (g: readonly (readonly number[])[]) => median(g[1]) / median(g[0]);
+    const quarters = (f: (b: Block<number>) => number) => [first.map(f), last.map(f)];
+    const driftValue = drift(quarters(rel));
+    const driftCi = stratifiedBootstrap(quarters(rel), drift);
+    const driftAA = { value: drift(quarters(relAA)), ci: stratifiedBootstrap(quarters(relAA), drift) };
     const abs = (side: 'host' | 'rawA', g: readonly Block<number>[]) => median(g.map((b) => cps(b[side])));
 
     // --- RSS growth: slope over calls made × calls in the run, without the young generation's own growth ---
