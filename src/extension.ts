@@ -57,5 +57,5 @@ export function activate(context: vscode.ExtensionContext): McpHostTestApi | und
 export function deactivate(): Promise<void> | undefined {
   const c = controller;
   controller = undefined;
-  return c?.dispose();
+  return c?.close();
 }

@@ -42,7 +42,7 @@ export async function runCall(o: CallOptions, lifecycle: Lifecycle): Promise<num
   );
   try {
     await host.start();
-    printProblems(host.problems());
+    printProblems(host.snapshot().problems);
     const abort = new AbortController();
     const call = host.call({ name: o.name, args: o.args, signal: abort.signal });
     // Ctrl-C cancels the call (the server is told, the audit records "cancelled") before the servers stop.
@@ -65,6 +65,6 @@ export async function runCall(o: CallOptions, lifecycle: Lifecycle): Promise<num
     }
     return result.outcome === 'ok' ? ExitCode.ok : ExitCode.failure;
   } finally {
-    await lifecycle.disposeHost();
+    await lifecycle.closeHost();
   }
 }

@@ -27,15 +27,15 @@ export async function runCheck(o: CheckOptions, lifecycle: Lifecycle): Promise<n
   );
   try {
     await host.start();
-    const report = buildCheckReport(host, workspace.problems);
+    const report = buildCheckReport(host.snapshot(), workspace.problems);
     if (o.json) {
       printJson(report);
     } else {
-      printProblems(host.problems());
+      printProblems(host.snapshot().problems);
       writeStdout(formatCheckReport(report, workspace.dir));
     }
     return checkPassed(report) ? ExitCode.ok : ExitCode.failure;
   } finally {
-    await lifecycle.disposeHost();
+    await lifecycle.closeHost();
   }
 }

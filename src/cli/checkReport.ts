@@ -1,4 +1,4 @@
-import type { McpHost } from '../core/host/mcpHost';
+import type { HostSnapshot } from '../core/host/hostSnapshot';
 import type { SettingsProblem } from '../core/settings/hostSettings';
 import { problemViews, serverViews, toolViews, type ProblemView, type ServerView, type ToolView } from './jsonViews';
 
@@ -10,12 +10,12 @@ export interface CheckReport {
   readonly problems: readonly ProblemView[];
 }
 
-export function buildCheckReport(host: McpHost, settingsProblems: readonly SettingsProblem[]): CheckReport {
+export function buildCheckReport(snapshot: HostSnapshot, settingsProblems: readonly SettingsProblem[]): CheckReport {
   return {
-    role: host.roleName ?? null,
-    servers: serverViews(host, true),
-    tools: toolViews(host),
-    problems: problemViews(settingsProblems, host),
+    role: snapshot.role ?? null,
+    servers: serverViews(snapshot, true),
+    tools: toolViews(snapshot),
+    problems: problemViews(settingsProblems, snapshot),
   };
 }
 

@@ -1,9 +1,8 @@
 import type { ContentBlock, Implementation, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolCallResult } from '../core/calls/toolRouter';
-import type { McpHost, ServerStateEvent } from '../core/host/mcpHost';
-import { ConnectionState } from '../core/mcp/connectionState';
+import type { HostSnapshot, ToolsChangedEvent } from '../core/host/hostSnapshot';
+import type { ServerStateEvent } from '../core/host/mcpHost';
 import type { SettingsProblem } from '../core/settings/hostSettings';
-import type { ToolsChangedEvent } from '../core/tools/toolRegistry';
 
 /** The JSON shapes the CLI prints (check --json, call --json, session answers and events). */
 
@@ -32,6 +31,8 @@ export interface ServerView {
   readonly visibleToolCount: number;
   /** Process id of a running stdio server (session only). */
   readonly pid?: number;
+  /** How a connected server is reached: stdio, streamableHttp, or sse (after the fallback). */
+  readonly transport?: string;
 }
 
 export interface ProblemView {
@@ -53,8 +54,8 @@ export interface CallView {
   readonly modelText: string;
 }
 
-export function toolViews(host: McpHost): ToolView[] {
-  return host.exposedTools().map(({ entry, rule }) => ({
+export function toolViews(snapshot: HostSnapshot): ToolView[] {
+  return snapshot.exposed.map(({ entry, rule }) => ({
     name: entry.name,
     server: entry.server,
     tool: entry.tool.name,
@@ -70,48 +71,41 @@ export function toolViews(host: McpHost): ToolView[] {
  * connected | error | disabled: servers the role does not use or that are disabled in the
  * settings are "disabled" with a reason, anything else not connected is an "error".
  */
-export function serverViews(host: McpHost, collapse: boolean): ServerView[] {
-  const visible = new Map<string, number>();
-  for (const { entry } of host.exposedTools()) visible.set(entry.server, (visible.get(entry.server) ?? 0) + 1);
-  return host.settings.servers.map((s): ServerView => {
-    const c = host.connection(s.name);
-    const state = c?.state ?? ConnectionState.stopped;
-    const counts = {
-      toolCount: c && (ConnectionState.isConnected(state) || state.kind === 'restarting') ? c.tools.length : 0,
-      visibleToolCount: visible.get(s.name) ?? 0,
-    };
-    const unused = !s.enabled
+export function serverViews(snapshot: HostSnapshot, collapse: boolean): ServerView[] {
+  return snapshot.servers.map((s): ServerView => {
+    const counts = { toolCount: s.toolCount, visibleToolCount: s.visibleToolCount };
+    const unused = !s.settings.enabled
       ? 'disabled in the settings ("enabled": false)'
-      : !host.rolePolicy.usesServer(s.name)
-        ? `not used by role "${host.roleName}"`
+      : !s.usedByRole
+        ? `not used by role "${snapshot.role}"`
         : undefined;
-    const info = ConnectionState.isConnected(state)
+    const info = s.info
       ? {
-          ...(state.info.protocolVersion ? { protocolVersion: state.info.protocolVersion } : {}),
-          ...(state.info.serverInfo ? { serverInfo: state.info.serverInfo } : {}),
+          ...(s.info.protocolVersion ? { protocolVersion: s.info.protocolVersion } : {}),
+          ...(s.info.serverInfo ? { serverInfo: s.info.serverInfo } : {}),
+          ...(s.transport ? { transport: s.transport } : {}),
         }
       : {};
     if (collapse) {
       if (unused) return { name: s.name, state: 'disabled', reason: unused, ...counts };
-      if (ConnectionState.isConnected(state)) return { name: s.name, state: 'connected', ...info, ...counts };
-      return { name: s.name, state: 'error', error: state.kind === 'error' ? state.message : ConnectionState.describe(state), ...counts };
+      if (s.connected) return { name: s.name, state: 'connected', ...info, ...counts };
+      return { name: s.name, state: 'error', error: s.failure ?? s.description, ...counts };
     }
-    const pid = c?.pid;
     return {
       name: s.name,
-      state: state.kind,
-      ...(state.kind === 'error' ? { error: state.message } : {}),
-      ...(state.kind === 'restarting' ? { reason: state.reason } : unused ? { reason: unused } : {}),
+      state: s.state.kind,
+      ...(s.failure !== undefined ? { error: s.failure } : {}),
+      ...(s.restartReason !== undefined ? { reason: s.restartReason } : unused ? { reason: unused } : {}),
       ...info,
       ...counts,
-      ...(pid !== undefined && state.kind !== 'stopped' && state.kind !== 'idle' ? { pid } : {}),
+      ...(s.pid !== undefined ? { pid: s.pid } : {}),
     };
   });
 }
 
 /** Settings problems first, then the registry's naming problems. */
-export function problemViews(settingsProblems: readonly SettingsProblem[], host: McpHost): ProblemView[] {
-  return [...settingsProblems, ...host.problems()].map((p) => ({
+export function problemViews(settingsProblems: readonly SettingsProblem[], snapshot: HostSnapshot): ProblemView[] {
+  return [...settingsProblems, ...snapshot.problems].map((p) => ({
     severity: p.severity,
     message: p.message,
     ...(p.setting ? { setting: p.setting } : {}),
@@ -133,7 +127,7 @@ export function callView(r: ToolCallResult): CallView {
   };
 }
 
-export function serverStateEvent(e: ServerStateEvent, host: McpHost): Record<string, unknown> {
+export function serverStateEvent(e: ServerStateEvent, snapshot: HostSnapshot): Record<string, unknown> {
   const s = e.state;
   return {
     event: 'serverState',
@@ -141,13 +135,13 @@ export function serverStateEvent(e: ServerStateEvent, host: McpHost): Record<str
     state: s.kind,
     ...(s.kind === 'error' ? { error: s.message } : {}),
     ...(s.kind === 'restarting' ? { reason: s.reason, attempt: s.attempt, delayMs: s.delayMs } : {}),
-    ...(s.kind === 'connected' ? { toolCount: host.connection(e.server)?.tools.length ?? 0 } : {}),
+    ...(s.kind === 'connected' ? { toolCount: snapshot.server(e.server)?.toolCount ?? 0 } : {}),
   };
 }
 
 /** The change restricted to tools the active role may see; undefined when nothing of it is visible. */
-export function toolsChangedEvent(e: ToolsChangedEvent, host: McpHost): Record<string, unknown> | undefined {
-  const allowed = (tool: string) => host.rolePolicy.allows(e.server, tool);
+export function toolsChangedEvent(e: ToolsChangedEvent, snapshot: HostSnapshot): Record<string, unknown> | undefined {
+  const allowed = (tool: string) => snapshot.tool(e.server, tool)?.visible ?? false;
   const added = e.added.filter(allowed);
   const removed = e.removed.filter(allowed);
   const changed = e.changed.filter((c) => allowed(c.tool));

@@ -13,7 +13,7 @@ const SIGNAL_GRACE_MS = 1000;
  */
 export class Lifecycle {
   private host?: McpHost;
-  private disposing?: Promise<void>;
+  private closing?: Promise<void>;
   private signalled?: NodeJS.Signals;
   private readonly signalListeners: (() => void | Promise<unknown>)[] = [];
 
@@ -38,13 +38,13 @@ export class Lifecycle {
     this.signalListeners.push(listener);
   }
 
-  /** Dispose the tracked host; every caller gets the same promise (McpHost.dispose returns early on a second call). */
-  disposeHost(): Promise<void> {
+  /** Close the tracked host (ending every server's process group); every caller gets the same promise. */
+  closeHost(): Promise<void> {
     if (!this.host) return Promise.resolve();
-    this.disposing ??= this.host.dispose().catch((e: unknown) => {
+    this.closing ??= this.host.close().catch((e: unknown) => {
       process.stderr.write(`mcp-host error: stopping the servers failed: ${e instanceof Error ? e.message : String(e)}\n`);
     });
-    return this.disposing;
+    return this.closing;
   }
 
   installSignalHandlers(): void {
@@ -71,7 +71,7 @@ export class Lifecycle {
       void settled
         .then(() => {
           if (grace) clearTimeout(grace);
-          return this.disposeHost();
+          return this.closeHost();
         })
         .finally(() => {
           clearTimeout(deadline);

@@ -56,12 +56,12 @@ function start(): void {
   }
   process.on('uncaughtException', (e) => {
     writeStderr(`mcp-host: internal error: ${e.stack ?? e.message}\n`);
-    void lifecycle.disposeHost().finally(() => exitProcess(ExitCode.failure));
+    void lifecycle.closeHost().finally(() => exitProcess(ExitCode.failure));
   });
   void main(process.argv.slice(2), lifecycle).then((code) => {
     // A signal that arrived meanwhile decides the exit code; its handler exits once the servers are stopped.
     if (lifecycle.signal) return;
-    void lifecycle.disposeHost().finally(() => exitProcess(code));
+    void lifecycle.closeHost().finally(() => exitProcess(code));
   });
 }
 

@@ -38,9 +38,9 @@ export async function runSession(o: SessionOptions, lifecycle: Lifecycle): Promi
     if (printing) printJsonLine(value);
   };
   const subscriptions: Disposable[] = [
-    host.onDidChangeServerState((e) => emit(serverStateEvent(e, host))),
+    host.onDidChangeServerState((e) => emit(serverStateEvent(e, host.snapshot()))),
     host.onDidChangeToolList((e) => {
-      const event = toolsChangedEvent(e, host);
+      const event = toolsChangedEvent(e, host.snapshot());
       if (event) emit(event);
     }),
   ];
@@ -52,7 +52,7 @@ export async function runSession(o: SessionOptions, lifecycle: Lifecycle): Promi
     return Promise.all(inFlight);
   });
 
-  const ready = host.start().then(() => printProblems(host.problems()));
+  const ready = host.start().then(() => printProblems(host.snapshot().problems));
   const handler = new SessionHandler(host, workspace, ready, abort.signal);
 
   const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity, terminal: false });
@@ -76,6 +76,6 @@ export async function runSession(o: SessionOptions, lifecycle: Lifecycle): Promi
   } finally {
     printing = false;
     for (const s of subscriptions) s.dispose();
-    await lifecycle.disposeHost();
+    await lifecycle.closeHost();
   }
 }

@@ -56,9 +56,9 @@ export class SessionHandler {
         }
       }
       case 'refresh':
-        if (request.server !== undefined && !host.connection(request.server)) throw new Error(`no server named "${request.server}"`);
+        if (request.server !== undefined && !host.snapshot().server(request.server)) throw new Error(`no server named "${request.server}"`);
         await gate;
-        await host.refreshTools(request.server);
+        await host.servers.refreshTools(request.server);
         return this.tools();
       case 'role': {
         const roles = usableRoleNames(this.workspace);
@@ -79,14 +79,16 @@ export class SessionHandler {
   }
 
   private tools(): Record<string, unknown> {
-    return { role: this.host.roleName ?? null, tools: toolViews(this.host) };
+    const snapshot = this.host.snapshot();
+    return { role: snapshot.role ?? null, tools: toolViews(snapshot) };
   }
 
   private servers(): Record<string, unknown> {
+    const snapshot = this.host.snapshot();
     return {
-      role: this.host.roleName ?? null,
-      servers: serverViews(this.host, false),
-      problems: problemViews(this.workspace.problems, this.host),
+      role: snapshot.role ?? null,
+      servers: serverViews(snapshot, false),
+      problems: problemViews(this.workspace.problems, snapshot),
     };
   }
 }

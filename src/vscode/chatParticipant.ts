@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import { AgentLoop, type ResponseSink } from '../core/agent/agentLoop';
 import type { AgentMessage } from '../core/agent/agentMessages';
-import { ConnectionState } from '../core/mcp/connectionState';
 import { historyToMessages } from './chatHistory';
 import type { HostController } from './hostController';
 import { LmModelAdapter } from './lmModelAdapter';
@@ -84,22 +83,24 @@ class McpChatHandler {
 
   private async role(request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
     const roles = this.host.settings.roles;
+    const active = this.host.snapshot().role;
     const arg = parseRoleArgument(request.prompt, roles.map((r) => r.name));
     if (arg === undefined) {
-      stream.markdown(rolesMarkdown(roles, this.host.roleName));
+      stream.markdown(rolesMarkdown(roles, active));
       return { metadata: { command: 'role' } };
     }
     if (arg !== null && !roles.some((r) => r.name === arg)) {
-      stream.markdown(`There is no role \`${arg.replace(/`/g, "'")}\`.\n\n${rolesMarkdown(roles, this.host.roleName)}`);
+      stream.markdown(`There is no role \`${arg.replace(/`/g, "'")}\`.\n\n${rolesMarkdown(roles, active)}`);
       return { metadata: { command: 'role' } };
     }
     const name = arg ?? undefined;
     stream.progress(name ? `Switching to role ${name}…` : 'Switching to no role…');
     await this.controller.switchRole(name);
     await this.waitForServers(stream, token);
-    const tools = this.host.exposedTools();
+    const snapshot = this.host.snapshot();
+    const tools = snapshot.exposed;
     stream.markdown(
-      `Active role: ${roleLabel(this.host.roleName)}, saved to the workspace setting \`mcpHost.activeRole\`. ` +
+      `Active role: ${roleLabel(snapshot.role)}, saved to the workspace setting \`mcpHost.activeRole\`. ` +
         `${tools.length} tool${tools.length === 1 ? '' : 's'} available (see \`/tools\`).`,
     );
     return { metadata: { command: 'role' } };
@@ -107,26 +108,19 @@ class McpChatHandler {
 
   private async tools(stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
     await this.waitForServers(stream, token);
-    const host = this.host;
-    const tools = host.exposedTools().map(({ entry, rule }) => ({ name: entry.name, server: entry.server, rule, description: entry.tool.description }));
-    const notes = host
-      .allConnections()
-      .filter((c) => host.rolePolicy.usesServer(c.name) && !ConnectionState.isConnected(c.state))
-      .map((c) => `Server \`${c.name}\` is ${ConnectionState.describe(c.state).replace(/[`*_]/g, '')}: its tools are missing.`);
-    stream.markdown(toolsMarkdown(host.roleName, tools, notes));
+    const snapshot = this.host.snapshot();
+    const tools = snapshot.exposed.map(({ entry, rule }) => ({ name: entry.name, server: entry.server, rule, description: entry.tool.description }));
+    const notes = snapshot.servers
+      .filter((s) => s.usedByRole && !s.connected)
+      .map((s) => `Server \`${s.name}\` is ${s.description.replace(/[`*_]/g, '')}: its tools are missing.`);
+    stream.markdown(toolsMarkdown(snapshot.role, tools, notes));
     return { metadata: { command: 'tools' } };
   }
 
   private async servers(stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
     await this.waitForServers(stream, token);
-    const host = this.host;
-    const servers = host.allConnections().map((c) => ({
-      name: c.name,
-      state: c.state,
-      usedByRole: host.rolePolicy.usesServer(c.name),
-      toolCount: c.tools.length,
-    }));
-    stream.markdown(serversMarkdown(host.roleName, servers, host.isTrusted));
+    const snapshot = this.host.snapshot();
+    stream.markdown(serversMarkdown(snapshot.role, snapshot.servers, snapshot.trusted));
     return { metadata: { command: 'servers' } };
   }
 
@@ -137,8 +131,8 @@ class McpChatHandler {
     token: vscode.CancellationToken,
   ): Promise<vscode.ChatResult> {
     const host = this.host;
-    const logger = host.logger;
-    if (!host.isTrusted) {
+    const logger = this.controller.logger;
+    if (!host.snapshot().trusted) {
       stream.markdown('This workspace is not trusted, so MCP Host starts no MCP servers and offers no tools. Trust the workspace to use `@mcp`.');
       return {};
     }
@@ -150,8 +144,8 @@ class McpChatHandler {
 
     await this.waitForServers(stream, token);
     if (token.isCancellationRequested) return {};
-    const role = host.roleName;
-    const toolCount = host.exposedTools().length;
+    const role = host.snapshot().role;
+    const toolCount = host.snapshot().exposed.length;
     if (toolCount === 0) {
       stream.markdown(`_No MCP tools are available to ${role ? `role ${role}` : 'the model'} right now (see \`/servers\`); answering without tools._\n\n`);
     }

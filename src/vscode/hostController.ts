@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { McpHost } from '../core/host/mcpHost';
 import { DEFAULTS } from '../core/settings/hostSettings';
 import { parseSettings, SETTINGS_SECTION } from '../core/settings/parseSettings';
-import { Emitter, type Event } from '../core/util/event';
+import { DisposableStore, Emitter, type Event } from '../core/util/event';
 import type { Logger } from '../core/util/logger';
 import { ModalConfirmer } from './modalConfirmer';
 import type { ProblemReporter } from './problemReporter';
@@ -24,14 +24,14 @@ export class HostController implements vscode.Disposable {
   private readonly _onDidChange = new Emitter<void>();
   /** Anything the views show may have changed: server states, tools, settings, role, trust. */
   readonly onDidChange: Event<void> = this._onDidChange.event;
-  private readonly disposables: { dispose(): void }[] = [];
+  private readonly disposables = new DisposableStore();
   private applying: Promise<void> = Promise.resolve();
   private lastRaw: string;
-  private disposing?: Promise<void>;
+  private closing?: Promise<void>;
 
   constructor(
     context: vscode.ExtensionContext,
-    private readonly logger: Logger,
+    readonly logger: Logger,
     private readonly reporter: ProblemReporter,
   ) {
     const raw = readWindowSettings();
@@ -52,19 +52,20 @@ export class HostController implements vscode.Disposable {
     });
 
     const fire = () => this._onDidChange.fire();
-    this.disposables.push(
-      this.secrets,
-      this._onDidChange,
-      this.host.onDidChangeServerState(fire),
-      this.host.onDidChangeToolList(fire),
-      this.host.onDidChangeSettings(fire),
-      this.host.registry.onDidChange(() => {
-        this.reporter.report('tool names', this.host.problems());
+    this.disposables.add(this.secrets);
+    this.disposables.add(this._onDidChange);
+    this.disposables.add(
+      this.host.onDidChange(() => {
+        this.reporter.report('tool names', this.host.snapshot().problems);
         fire();
       }),
+    );
+    this.disposables.add(
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration(SETTINGS_SECTION)) void this.reload();
       }),
+    );
+    this.disposables.add(
       vscode.workspace.onDidGrantWorkspaceTrust(() => {
         this.logger.info('workspace trusted: starting servers');
         // The host already holds the servers and roles of the workspace's settings file (read for
@@ -77,16 +78,17 @@ export class HostController implements vscode.Disposable {
           .finally(fire);
         fire();
       }),
-      this.secrets.onDidChange((name) => this.restartServersUsing(name)),
     );
+    this.disposables.add(this.secrets.onDidChange((name) => this.restartServersUsing(name)));
   }
 
   /** Start the role's servers in the background; returns at once. */
   start(): void {
     const s = this.host.settings;
+    const snapshot = this.host.snapshot();
     this.logger.info(
-      `MCP Host started: ${s.servers.length} server(s) configured, role ${this.host.roleName ?? '(none)'}` +
-        `${this.host.isTrusted ? '' : ', workspace not trusted: no server is started'}; audit: ${this.host.auditPath ?? '(none)'}`,
+      `MCP Host started: ${s.servers.length} server(s) configured, role ${snapshot.role ?? '(none)'}` +
+        `${snapshot.trusted ? '' : ', workspace not trusted: no server is started'}; audit: ${this.host.auditPath ?? '(none)'}`,
     );
     this.host.start().catch((e) => this.logger.error(`starting servers failed: ${errorText(e)}`));
   }
@@ -118,7 +120,7 @@ export class HostController implements vscode.Disposable {
       this.logger.warn(`could not save mcpHost.activeRole: ${errorText(e)}; the role applies to this window only`);
     }
     // A value in a more specific scope (a folder's settings) can still win: switch this window anyway.
-    if (this.host.roleName !== name) {
+    if (this.host.snapshot().role !== name) {
       await this.host.setRole(name);
       this._onDidChange.fire();
     }
@@ -130,8 +132,8 @@ export class HostController implements vscode.Disposable {
    */
   async whenRoleReady(token?: vscode.CancellationToken): Promise<void> {
     await this.applying;
-    const used = this.host.settings.servers.filter((s) => this.host.rolePolicy.usesServer(s.name));
-    const bound = Math.max(DEFAULTS.connectTimeoutMs, ...used.map((s) => s.connectTimeoutMs)) + 1000;
+    const used = this.host.snapshot().servers.filter((s) => s.usedByRole);
+    const bound = Math.max(DEFAULTS.connectTimeoutMs, ...used.map((s) => s.settings.connectTimeoutMs)) + 1000;
     let cancelled: vscode.Disposable | undefined;
     await Promise.race([
       this.host.whenReady(bound),
@@ -146,9 +148,7 @@ export class HostController implements vscode.Disposable {
 
   /** Whether any server of the active role is still starting or restarting. */
   isSettling(): boolean {
-    return this.host
-      .allConnections()
-      .some((c) => this.host.rolePolicy.usesServer(c.name) && (c.state.kind === 'starting' || c.state.kind === 'restarting'));
+    return this.host.snapshot().servers.some((s) => s.usedByRole && s.settling);
   }
 
   serversUsingSecret(name: string): string[] {
@@ -160,19 +160,16 @@ export class HostController implements vscode.Disposable {
     return [...new Set(this.host.settings.servers.flatMap(secretNamesIn))].sort();
   }
 
+  /** Stops listening and starts ending every server; `close()` waits for the servers to be gone. */
+  dispose(): void {
+    void this.close();
+  }
+
   /** Stops every server; the same promise however often it is called (deactivate and subscriptions both call it). */
-  dispose(): Promise<void> {
-    if (!this.disposing) {
-      for (const d of this.disposables.splice(0).reverse()) {
-        try {
-          d.dispose();
-        } catch {
-          // keep disposing the rest
-        }
-      }
-      this.disposing = this.host.dispose();
-    }
-    return this.disposing;
+  close(): Promise<void> {
+    this.disposables.dispose();
+    this.closing ??= this.host.close();
+    return this.closing;
   }
 
   private reportSettingsProblems(problems: Parameters<ProblemReporter['report']>[1]): void {
@@ -182,11 +179,12 @@ export class HostController implements vscode.Disposable {
   }
 
   private restartServersUsing(secret: string): void {
+    const snapshot = this.host.snapshot();
     for (const name of this.serversUsingSecret(secret)) {
-      const c = this.host.connection(name);
-      if (!c || !c.settings.enabled || !this.host.rolePolicy.usesServer(name) || !this.host.isTrusted) continue;
+      const server = snapshot.server(name);
+      if (!server?.usedByRole || !snapshot.trusted) continue;
       this.logger.info(`[${name}] secret "${secret}" changed: restarting`);
-      this.host.restartServer(name).catch((e) => this.logger.error(`[${name}] restart failed: ${errorText(e)}`));
+      this.host.servers.restartServer(name).catch((e) => this.logger.error(`[${name}] restart failed: ${errorText(e)}`));
     }
   }
 }

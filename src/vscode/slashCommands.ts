@@ -1,5 +1,4 @@
-import type { ConfirmationRule } from '../core/policy/confirmationPolicy';
-import { ConnectionState } from '../core/mcp/connectionState';
+import type { ServerView } from '../core/host/hostSnapshot';
 import { escapeMarkdown, firstLine } from './escapeMarkdown';
 
 /** The chat participant's slash commands and the markdown they answer with (pure, for tests). */
@@ -19,16 +18,11 @@ export interface ToolSummary {
   /** Exposed name. */
   readonly name: string;
   readonly server: string;
-  readonly rule: ConfirmationRule;
+  readonly rule: 'ask' | 'auto';
   readonly description?: string;
 }
 
-export interface ServerSummary {
-  readonly name: string;
-  readonly state: ConnectionState;
-  readonly usedByRole: boolean;
-  readonly toolCount: number;
-}
+export type ServerSummary = Pick<ServerView, 'name' | 'description' | 'connected' | 'usedByRole' | 'toolCount'>;
 
 export function roleLabel(role: string | undefined): string {
   return role ? `**${escapeMarkdown(role)}**` : '_no role_ (every enabled server, every tool)';
@@ -75,8 +69,8 @@ export function serversMarkdown(role: string | undefined, servers: readonly Serv
   }
   for (const s of servers) {
     const used = s.usedByRole ? '' : ' — not used by this role';
-    const tools = ConnectionState.isConnected(s.state) ? `, ${s.toolCount} tool${s.toolCount === 1 ? '' : 's'}` : '';
-    lines.push(`- \`${s.name}\`: ${escapeMarkdown(ConnectionState.describe(s.state))}${tools}${used}`);
+    const tools = s.connected ? `, ${s.toolCount} tool${s.toolCount === 1 ? '' : 's'}` : '';
+    lines.push(`- \`${s.name}\`: ${escapeMarkdown(s.description)}${tools}${used}`);
   }
   return lines.join('\n');
 }

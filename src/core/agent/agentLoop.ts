@@ -1,5 +1,5 @@
 import type { ToolCallResult } from '../calls/toolRouter';
-import type { ExposedTool } from '../host/mcpHost';
+import type { ExposedTool } from '../tools/exposedTool';
 import type { AgentMessage, ModelStreamPart, ModelToolDefinition, ToolCallIntent, ToolRound } from './agentMessages';
 
 /** The model port: send messages and tools, stream back text and tool calls. */
@@ -15,7 +15,7 @@ export interface ResponseSink {
 
 /** The host side the loop needs: tools of the active role and the router. */
 export interface ToolHost {
-  exposedTools(): readonly ExposedTool[];
+  snapshot(): { readonly exposed: readonly ExposedTool[] };
   call(request: { name: string; args?: unknown; signal?: AbortSignal }): Promise<ToolCallResult>;
 }
 
@@ -52,7 +52,7 @@ export class AgentLoop {
     for (let round = 0; ; round++) {
       if (signal.aborted) return { rounds, stopReason: 'cancelled' };
       // Re-read every round: list_changed may have changed the role's tools meanwhile.
-      const tools = toModelTools(this.host.exposedTools());
+      const tools = toModelTools(this.host.snapshot().exposed);
       let text = '';
       const calls: ToolCallIntent[] = [];
       for await (const part of this.model.send(messages, tools, signal)) {

@@ -85,14 +85,27 @@ export class AuditLog {
   private readonly _onDidRecord = new Emitter<AuditRecord>();
   readonly onDidRecord = this._onDidRecord.event;
 
-  constructor(
-    private sinks: readonly AuditSink[],
-    private readonly logger?: Logger,
-  ) {}
+  private sinks: readonly AuditSink[];
+  private file?: JsonlFileSink;
 
-  setSinks(sinks: readonly AuditSink[]): void {
-    for (const old of this.sinks) if (!sinks.includes(old)) old.dispose?.();
-    this.sinks = sinks;
+  constructor(
+    private readonly extraSinks: readonly AuditSink[],
+    private readonly logger?: Logger,
+  ) {
+    this.sinks = extraSinks;
+  }
+
+  /** Path of the JSONL file records go to, if any. */
+  get path(): string | undefined {
+    return this.file?.path;
+  }
+
+  /** Write to this JSONL file from now on (undefined: none). The open file is kept when the path is unchanged. */
+  useFile(path: string | undefined): void {
+    if (this.file?.path === path) return;
+    this.file?.dispose();
+    this.file = path ? new JsonlFileSink(path) : undefined;
+    this.sinks = this.file ? [...this.extraSinks, this.file] : this.extraSinks;
   }
 
   async record(record: AuditRecord): Promise<void> {

@@ -25,7 +25,7 @@ describe('untrusted workspace (restricted mode)', () => {
     assert.strictEqual(ext.isActive, true);
     const api = await h.hostApi();
     assert.ok(api, 'activate() returned no test API ({ controller } / { host })');
-    assert.strictEqual(api.host.isTrusted, false);
+    assert.strictEqual(api.host.snapshot().trusted, false);
   });
 
   it('starts no server process: no child process, FIXTURE_LOG never written', async () => {
@@ -38,21 +38,21 @@ describe('untrusted workspace (restricted mode)', () => {
 
   it('the tree\'s data says why: every configured server is "untrusted", no tool is offered', async () => {
     const { host } = await h.hostApi();
-    const states = Object.fromEntries(host.allConnections().map((c) => [c.name, c.state.kind]));
+    const states = Object.fromEntries(host.snapshot().servers.map((s) => [s.name, s.state.kind]));
     extLog('    states: %j', states);
     // The workspace's servers are shown (read from .vscode/settings.json), never started.
     assert.deepStrictEqual(Object.keys(states), SERVERS);
     for (const s of SERVERS) assert.strictEqual(states[s], 'untrusted', `${s} is ${states[s]}`);
-    assert.deepStrictEqual(host.exposedTools(), []);
+    assert.deepStrictEqual(host.snapshot().exposed, []);
   });
 
   it('asking to start or refresh does not start anything either', async () => {
     const { host } = await h.hostApi();
-    await host.startServer('basic');
+    await host.servers.startServer('basic');
     await vscode.commands.executeCommand('mcpHost.refreshAll');
     await vscode.commands.executeCommand('mcpHost.startServer', { kind: 'server', name: 'slow' });
     await h.sleep(1500);
-    assert.strictEqual(host.connection('basic').state.kind, 'untrusted');
+    assert.strictEqual(host.snapshot().server('basic').state.kind, 'untrusted');
     assert.deepStrictEqual(serverProcesses(), []);
     assert.strictEqual(fs.existsSync(h.files.fixtureLog), false);
   });

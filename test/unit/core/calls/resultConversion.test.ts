@@ -3,11 +3,11 @@
  * placeholder line), embedded resources, resource links, structuredContent, truncation.
  */
 import * as assert from 'node:assert/strict';
-import { convertResult, placeholder } from '../../../src/core/calls/resultConversion';
-import { nodeEnv } from '../../fixtures/fixtureServers';
-import type { McpHost } from '../../../src/core/host/mcpHost';
-import type { StdioServerSettings } from '../../../src/core/settings/hostSettings';
-import { REPO_ROOT, settings, useSharedTestEnv, type Any } from './helpers';
+import { convertResult, placeholder } from '../../../../src/core/calls/resultConversion';
+import { nodeEnv } from '../../../fixtures/fixtureServers';
+import type { McpHost } from '../../../../src/core/host/mcpHost';
+import type { StdioServerSettings } from '../../../../src/core/settings/hostSettings';
+import { REPO_ROOT, settings, useSharedTestEnv, type Any } from '../helpers';
 
 const PNG_SIGNATURE = [137, 80, 78, 71, 13, 10, 26, 10];
 

@@ -4,9 +4,9 @@
  * stops the run with a message, Stop aborts it.
  */
 import * as assert from 'node:assert/strict';
-import { AgentLoop, toModelTools, type ChatModelPort, type ResponseSink } from '../../../src/core/agent/agentLoop';
-import type { AgentMessage, ModelStreamPart, ModelToolDefinition, ToolCallIntent } from '../../../src/core/agent/agentMessages';
-import { nextToolsChanged, role, settings, useTestEnv, waitFor, type Any } from './helpers';
+import { AgentLoop, toModelTools, type ChatModelPort, type ResponseSink } from '../../../../src/core/agent/agentLoop';
+import type { AgentMessage, ModelStreamPart, ModelToolDefinition, ToolCallIntent } from '../../../../src/core/agent/agentMessages';
+import { nextToolsChanged, role, settings, useTestEnv, waitFor, type Any } from '../helpers';
 
 type Step = (messages: readonly AgentMessage[], tools: readonly ModelToolDefinition[], signal: AbortSignal) => ModelStreamPart[] | Promise<ModelStreamPart[]>;
 
@@ -62,7 +62,7 @@ describe('AgentLoop with real servers', function () {
       (_m, tools) => {
         assert.deepEqual(
           tools.map((t) => t.name),
-          host.exposedTools().map((t) => t.entry.name),
+          host.snapshot().exposed.map((t) => t.entry.name),
         );
         assert.ok(!tools.some((t) => t.name === 'dynamic__control'), 'the role filter applies to what the model sees');
         const echo = tools.find((t) => t.name === 'basic__echo')!;
@@ -184,7 +184,7 @@ describe('AgentLoop with real servers', function () {
 
   it('toModelTools converts registry entries into neutral definitions', async () => {
     const host = await start();
-    const tools = toModelTools(host.exposedTools());
+    const tools = toModelTools(host.snapshot().exposed);
     const noop = tools.find((t) => t.name === 'basic__noop')!;
     assert.equal(noop.description, 'Does nothing and returns "ok" (for benchmarks).');
     assert.equal((noop.inputSchema as Any).type, 'object');

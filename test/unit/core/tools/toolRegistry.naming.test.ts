@@ -3,8 +3,8 @@
  * connection orders, give identical mappings; every name is valid; every name routes back.
  */
 import * as assert from 'node:assert/strict';
-import type { ToolNamingMode } from '../../../src/core/settings/hostSettings';
-import { LONG_TOOL, MODEL_NAME, mapping, settings, useTestEnv, type Any } from './helpers';
+import type { ToolNamingMode } from '../../../../src/core/settings/hostSettings';
+import { LONG_TOOL, MODEL_NAME, mapping, settings, useTestEnv, type Any, loaded } from '../helpers';
 
 describe('McpHost: tool names with colliding servers', function () {
   this.timeout(30_000);
@@ -24,8 +24,8 @@ describe('McpHost: tool names with colliding servers', function () {
     });
     const order: string[] = [];
     host.onDidChangeServerState((e) => e.state.kind === 'connected' && order.push(e.server));
-    await host.startServer(first);
-    await host.startServer(first === 'alpha' ? 'beta' : 'alpha');
+    await host.servers.startServer(first);
+    await host.servers.startServer(first === 'alpha' ? 'beta' : 'alpha');
     return { host, order };
   }
 
@@ -35,10 +35,10 @@ describe('McpHost: tool names with colliding servers', function () {
       assert.deepEqual(a.order, ['alpha', 'beta']);
       assert.deepEqual(b.order, ['beta', 'alpha'], 'the other connection order');
       assert.deepEqual(mapping(b.host), mapping(a.host));
-      assert.deepEqual(b.host.problems(), a.host.problems());
+      assert.deepEqual(b.host.snapshot().problems, a.host.snapshot().problems);
 
       for (const host of [a.host, b.host]) {
-        const entries = host.registry.entries();
+        const entries = loaded(host);
         for (const e of entries) assert.match(e.name, MODEL_NAME, e.name);
         assert.equal(new Set(entries.map((e) => e.name)).size, entries.length);
         for (const e of entries) {
@@ -63,7 +63,7 @@ describe('McpHost: tool names with colliding servers', function () {
         };
         for (const [name, route] of Object.entries(expected)) assert.equal(m[name], route, name);
         assert.equal(Object.keys(m).length, 8);
-        assert.deepEqual(a.host.problems(), []);
+        assert.deepEqual(a.host.snapshot().problems, []);
       } else {
         // Bare names; beta's duplicates are refused, with a warning naming both servers.
         assert.deepEqual(
@@ -72,7 +72,7 @@ describe('McpHost: tool names with colliding servers', function () {
         );
         assert.equal(m.search, 'alpha/search');
         assert.equal(m.get_data, 'alpha/get.data');
-        const problems = a.host.problems();
+        const problems = a.host.snapshot().problems;
         assert.equal(problems.length, 4);
         for (const p of problems) {
           assert.equal(p.severity, 'warning');
@@ -102,13 +102,13 @@ describe('McpHost: tool names with colliding servers', function () {
         }
       });
     });
-    await host.startServer('beta');
+    await host.servers.startServer('beta');
     // While alpha is not connected, beta's search is the only one.
     assert.deepEqual(await betaFirst, { search: 'beta/search', lookup: 'beta/lookup' });
     assert.equal(((await host.call({ name: 'search' })).structuredContent as Any).server, 'beta');
-    await host.startServer('alpha');
+    await host.servers.startServer('alpha');
     assert.deepEqual(mapping(host), { search: 'alpha/search', lookup: 'beta/lookup' });
     assert.equal(((await host.call({ name: 'search' })).structuredContent as Any).server, 'alpha');
-    assert.match(host.problems()[0].message, /tool "search" of server "beta" is not loaded: the name "search" is already used by server "alpha"/);
+    assert.match(host.snapshot().problems[0].message, /tool "search" of server "beta" is not loaded: the name "search" is already used by server "alpha"/);
   });
 });

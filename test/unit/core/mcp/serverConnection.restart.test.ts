@@ -4,9 +4,9 @@
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { ConnectionState } from '../../../src/core/mcp/connectionState';
-import { childPidsOf, descendantPidsOf, fixturePath, isProcessAlive } from '../../fixtures/fixtureServers';
-import { settings, sleep, stateKind, useTestEnv, waitFor, waitForState, type Any } from './helpers';
+import { ConnectionState } from '../../../../src/core/mcp/connectionState';
+import { childPidsOf, descendantPidsOf, fixturePath, isProcessAlive } from '../../../fixtures/fixtureServers';
+import { settings, sleep, stateKind, useTestEnv, waitFor, waitForState, type Any, loaded } from '../helpers';
 
 const isConnected = (s: ConnectionState) => s.kind === 'connected';
 
@@ -19,11 +19,11 @@ describe('McpHost: lifecycle', function () {
       settings: settings({ servers: [env.stdio('crashy', 'crashy')], autoApprove: ['*/*'] }),
       backoff: { initialDelayMs: 50, maxDelayMs: 400, maxFailures: 3 },
     });
-    const pid1 = host.connection('crashy')!.pid!;
+    const pid1 = host.snapshot().server('crashy')?.pid!;
     const states: ConnectionState[] = [];
     host.onDidChangeServerState((e) => states.push(e.state));
 
-    const reconnected = waitForState(host, 'crashy', (s) => isConnected(s) && host.connection('crashy')!.pid !== pid1);
+    const reconnected = waitForState(host, 'crashy', (s) => isConnected(s) && host.snapshot().server('crashy')?.pid !== pid1);
     const r = await host.call({ name: 'crashy__crash' });
     assert.equal(r.outcome, 'error');
     assert.ok(r.durationMs < 1000, `crash noticed within 1 s (${r.durationMs} ms)`);
@@ -48,10 +48,10 @@ describe('McpHost: lifecycle', function () {
     const host = await env.started({
       settings: settings({ servers: [env.stdio('crashy', 'crashy', { env: { FIXTURE_CRASH_AFTER_MS: '400' } })] }),
     });
-    const pid1 = host.connection('crashy')!.pid!;
+    const pid1 = host.snapshot().server('crashy')?.pid!;
     const restarting = (await waitForState(host, 'crashy', (s) => s.kind === 'restarting')) as Any;
     assert.match(restarting.reason, /exited \(code 5\)/);
-    await waitForState(host, 'crashy', (s) => isConnected(s) && host.connection('crashy')!.pid !== pid1);
+    await waitForState(host, 'crashy', (s) => isConnected(s) && host.snapshot().server('crashy')?.pid !== pid1);
   });
 
   it('gives up after maxFailures consecutive failed restarts, with the reason; a manual restart works again', async () => {
@@ -92,13 +92,13 @@ describe('McpHost: lifecycle', function () {
     // It stays given up: no more attempts.
     await sleep(300);
     assert.equal(stateKind(host, 'crashy'), 'error');
-    assert.equal(host.exposedTools().length, 0, 'a given-up server offers no tools');
+    assert.equal(host.snapshot().exposed.length, 0, 'a given-up server offers no tools');
     const r = await host.call({ name: 'crashy__ok' });
     assert.equal(r.outcome, 'error');
     assert.match(r.modelText, /gave up/);
 
     fs.rmSync(marker);
-    await host.restartServer('crashy');
+    await host.servers.restartServer('crashy');
     assert.equal(stateKind(host, 'crashy'), 'connected');
     assert.equal((await host.call({ name: 'crashy__ok' })).modelText, 'fine');
   });
@@ -115,9 +115,9 @@ describe('McpHost: lifecycle', function () {
     const host = await env.started({
       settings: settings({ servers: [wrapped, env.stdio('basic', 'basic'), env.stdio('slow', 'slow'), env.stdio('dynamic', 'dynamic')] }),
     });
-    for (const c of host.allConnections()) assert.equal(c.state.kind, 'connected', c.name);
+    for (const c of host.snapshot().servers) assert.equal(c.state.kind, 'connected', c.name);
 
-    const direct = host.allConnections().map((c) => c.pid!);
+    const direct = host.snapshot().servers.map((c) => c.pid!);
     const serverPids = ['wrapped', 'basic', 'slow', 'dynamic'].map((n) => env.events(n).find((e) => e.event === 'initialize').pid as number);
     await host.log.waitForLine(/sleeper pid=\d+/);
     const sleeper = Number(/sleeper pid=(\d+)/.exec(host.log.matching(/sleeper pid=/)[0].message)![1]);
@@ -130,7 +130,7 @@ describe('McpHost: lifecycle', function () {
     await waitFor('the long call to reach the server', () => env.events('slow').some((e) => e.event === 'call'));
 
     const t0 = Date.now();
-    await host.dispose();
+    await host.close();
     assert.ok(Date.now() - t0 < 4000, 'dispose is quick');
     for (const pid of [...direct, ...serverPids]) assert.equal(isProcessAlive(pid), false, `pid ${pid} is gone`);
     // The background grandchild got SIGKILL with its process group; give the kernel a moment to reap it.
@@ -161,7 +161,7 @@ describe('McpHost: lifecycle', function () {
     void host.start();
     await host.whenReady();
     assert.equal(stateKind(host, 'basic'), 'connected');
-    assert.ok(host.exposedTools().length > 0);
+    assert.ok(host.snapshot().exposed.length > 0);
   });
 
   it('dispose while a server is still starting leaves no process', async () => {
@@ -172,7 +172,7 @@ describe('McpHost: lifecycle', function () {
     const pid = env.events('late').find((e) => e.event === 'initialize').pid;
     assert.ok(isProcessAlive(pid));
     const t0 = Date.now();
-    await host.dispose();
+    await host.close();
     assert.ok(Date.now() - t0 < 4000, 'dispose does not wait for the initialize timeout');
     assert.equal(isProcessAlive(pid), false, 'the starting server was ended by dispose');
     await starting;
@@ -186,7 +186,7 @@ describe('McpHost: lifecycle', function () {
     const restarting = waitForState(host, 'crashy', (s) => s.kind === 'restarting');
     void host.call({ name: 'crashy__crash' });
     await restarting;
-    await host.dispose();
+    await host.close();
     await sleep(450);
     assert.equal(env.events('crashy').filter((e) => e.event === 'initialize').length, 1, 'no restart after dispose');
     assert.deepEqual(descendantPidsOf(process.pid).filter((p) => isProcessAlive(p) && env.events('crashy').some((e) => e.pid === p)), []);
@@ -194,15 +194,15 @@ describe('McpHost: lifecycle', function () {
 
   it('stopServer ends the process and removes its tools; startServer brings them back', async () => {
     const host = await env.started({ settings: settings({ servers: [env.stdio('basic', 'basic'), env.stdio('slow', 'slow')] }) });
-    const pid = host.connection('basic')!.pid!;
-    await host.stopServer('basic');
+    const pid = host.snapshot().server('basic')?.pid!;
+    await host.servers.stopServer('basic');
     assert.equal(stateKind(host, 'basic'), 'stopped');
     assert.equal(isProcessAlive(pid), false);
-    assert.ok(host.registry.entries().every((e) => e.server === 'slow'));
+    assert.ok(loaded(host).every((e) => e.server === 'slow'));
     const r = await host.call({ name: 'basic__echo', args: { text: 'x' } });
     assert.equal(r.outcome, 'notFound');
-    await host.startServer('basic');
+    await host.servers.startServer('basic');
     assert.equal(stateKind(host, 'basic'), 'connected');
-    assert.ok(host.registry.lookup('basic__echo'));
+    assert.ok(loaded(host).find((t) => t.name === 'basic__echo'));
   });
 });

@@ -3,66 +3,29 @@
  * shown, never trusted; answers once / session / deny; failures to ask deny; one question at a time.
  */
 import * as assert from 'node:assert/strict';
-import type { ConfirmationAnswer } from '../../../src/core/calls/confirmer';
-import { ConfirmationPolicy } from '../../../src/core/policy/confirmationPolicy';
-import { SessionApprovals } from '../../../src/core/policy/sessionApprovals';
-import type { McpHost } from '../../../src/core/host/mcpHost';
-import type { StdioServerSettings } from '../../../src/core/settings/hostSettings';
-import { RecordingConfirmer, role, settings, sleep, useSharedTestEnv, useTestEnv, waitFor, type RecordingLogger } from './helpers';
+import type { ConfirmationAnswer } from '../../../../src/core/calls/confirmer';
+import { ConfirmationPolicy } from '../../../../src/core/policy/confirmationPolicy';
+import { SessionApprovals } from '../../../../src/core/policy/sessionApprovals';
+import { basicServer, InMemoryServers } from '../../../fixtures/inMemoryServers';
+import { memoryHostOptions, RecordingConfirmer, role, settings, sleep, useTestEnv, waitFor } from '../helpers';
 
 describe('McpHost: confirmation policy', function () {
   this.timeout(20_000);
 
-  describe('ConfirmationPolicy and SessionApprovals (pure)', () => {
-    it('ask by default; autoApprove (global or role) lets a call run; confirm always wins', () => {
-      assert.equal(new ConfirmationPolicy({ autoApprove: [], confirm: [] }).rule('s', 'read_file'), 'ask');
-      const global = new ConfirmationPolicy({ autoApprove: ['kb/*', 'orders/get_*'], confirm: ['kb/delete_*'] });
-      assert.equal(global.rule('kb', 'search'), 'auto');
-      assert.equal(global.rule('kb', 'delete_doc'), 'ask');
-      assert.equal(global.rule('orders', 'get_order'), 'auto');
-      assert.equal(global.rule('orders', 'cancel'), 'ask');
-      const withRole = new ConfirmationPolicy({ autoApprove: [], confirm: ['*/issue'] }, role('ops', { autoApprove: ['coupons/*'], confirm: ['coupons/void'] }));
-      assert.equal(withRole.rule('coupons', 'list'), 'auto');
-      assert.equal(withRole.rule('coupons', 'void'), 'ask', 'role confirm beats role autoApprove');
-      assert.equal(withRole.rule('coupons', 'issue'), 'ask', 'global confirm beats role autoApprove');
-    });
 
-    it('session approvals are per role and tool', () => {
-      const a = new SessionApprovals();
-      a.add('ops', 's', 't');
-      assert.equal(a.has('ops', 's', 't'), true);
-      assert.equal(a.has('support', 's', 't'), false);
-      assert.equal(a.has(undefined, 's', 't'), false);
-      assert.equal(a.has('ops', 's', 'u'), false);
-      a.clear();
-      assert.equal(a.has('ops', 's', 't'), false);
-    });
-  });
+  describe('through the router, against in-process servers', () => {
+    const env = useTestEnv();
+    let servers: InMemoryServers;
 
-  describe('on one shared host (policies applied with applySettings)', () => {
-    const shared = useSharedTestEnv();
-    const confirmer = new RecordingConfirmer();
-    let host: McpHost & { log: RecordingLogger };
-    let basic: StdioServerSettings;
-    let pid: number;
-    before(async () => {
-      basic = shared.stdio('basic', 'basic');
-      host = await shared.started({ settings: settings({ servers: [basic] }), confirmer });
-      pid = host.connection('basic')!.pid!;
-    });
-    afterEach(() => assert.equal(host.connection('basic')?.pid, pid, 'policy changes never restarted the server'));
-
-    /** Fresh answers, approvals and policy for one test, on the running server. */
+    /** A fresh host with the basic server in this process, the confirmer's answers and the policy. */
     const start = async (answer: RecordingConfirmer['answer'], partial: Parameters<typeof settings>[0] = {}) => {
-      confirmer.answer = answer;
-      confirmer.requests.length = 0;
-      confirmer.maxOpen = 0;
-      host.approvals.clear();
-      await host.applySettings(settings({ servers: [basic], ...partial }));
+      servers = new InMemoryServers({ basic: () => basicServer() });
+      const confirmer = new RecordingConfirmer(answer);
+      const host = await env.started({ settings: settings({ servers: [servers.settings('basic')], ...partial }), confirmer, ...memoryHostOptions(servers) });
       return { host, confirmer };
     };
     /** Calls the server has received so far. */
-    const serverCalls = () => shared.events('basic').filter((e) => e.event === 'call').length;
+    const serverCalls = () => servers.calls('basic').length;
 
     it('asks by default and shows the tool, arguments and the server’s annotations', async () => {
       const { host, confirmer } = await start(() => 'once');
@@ -82,9 +45,9 @@ describe('McpHost: confirmation policy', function () {
 
     it('readOnlyHint never auto-approves', async () => {
       const { host, confirmer } = await start(() => 'once');
-      const entry = host.registry.lookup('basic__echo')!;
-      assert.equal(entry.tool.annotations?.readOnlyHint, true);
-      assert.equal(host.ruleFor(entry), 'ask');
+      const view = host.snapshot().tool('basic', 'echo')!;
+      assert.equal(view.tool.annotations?.readOnlyHint, true);
+      assert.equal(view.rule, 'ask');
       await host.call({ name: 'basic__echo', args: { text: 'x' } });
       assert.deepEqual(confirmer.asked(), ['basic__echo']);
     });
@@ -104,7 +67,7 @@ describe('McpHost: confirmation policy', function () {
       assert.equal(fail.confirmedBy, 'user', 'confirm wins over the role’s autoApprove');
       assert.deepEqual(confirmer.asked(), ['basic__fail']);
       assert.deepEqual(
-        Object.fromEntries(host.exposedTools().map((t) => [t.entry.tool.name, t.rule])),
+        Object.fromEntries(host.snapshot().exposed.map((t) => [t.entry.tool.name, t.rule])),
         { echo: 'auto', add: 'auto', noop: 'auto', wait: 'auto', image: 'auto', resource_link: 'auto', embedded_resource: 'auto', fail: 'ask', secret_echo: 'auto' },
       );
     });

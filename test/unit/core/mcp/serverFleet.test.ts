@@ -3,8 +3,8 @@
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { isProcessAlive } from '../../fixtures/fixtureServers';
-import { role, settings, stateKind, useTestEnv } from './helpers';
+import { isProcessAlive } from '../../../fixtures/fixtureServers';
+import { role, settings, stateKind, useTestEnv, loaded } from '../helpers';
 
 describe('McpHost: applySettings and setRole', function () {
   this.timeout(20_000);
@@ -15,11 +15,9 @@ describe('McpHost: applySettings and setRole', function () {
     const change = env.stdio('change', 'slow');
     const remove = env.stdio('remove', 'collide');
     const host = await env.started({ settings: settings({ servers: [keep, change, remove], autoApprove: ['*/*'] }) });
-    const pid = (n: string) => host.connection(n)?.pid;
+    const pid = (n: string) => host.snapshot().server(n)?.pid;
     const before = { keep: pid('keep')!, change: pid('change')!, remove: pid('remove')! };
     for (const p of Object.values(before)) assert.ok(isProcessAlive(p));
-    const settingsChanged: number[] = [];
-    host.onDidChangeSettings(() => settingsChanged.push(1));
 
     const add = env.stdio('add', 'paginated');
     const changed = { ...change, env: { ...change.env, SOME_FLAG: '1' } };
@@ -30,19 +28,18 @@ describe('McpHost: applySettings and setRole', function () {
     assert.equal(stateKind(host, 'change'), 'connected');
     assert.notEqual(pid('change'), before.change, 'changed restarts');
     assert.equal(isProcessAlive(before.change), false);
-    assert.equal(host.connection('remove'), undefined);
+    assert.equal(host.snapshot().server('remove'), undefined);
     assert.equal(isProcessAlive(before.remove), false, 'removed stops (process gone)');
     assert.equal(stateKind(host, 'add'), 'connected', 'added starts');
-    assert.deepEqual(settingsChanged, [1]);
 
-    assert.ok(!host.registry.entries().some((e) => e.server === 'remove'), 'removed server’s tools are gone');
+    assert.ok(!loaded(host).some((e) => e.server === 'remove'), 'removed server’s tools are gone');
     assert.equal((await host.call({ name: 'remove__search' })).outcome, 'notFound');
     assert.equal((await host.call({ name: 'add__tool_01' })).modelText, 'tool_01');
     assert.equal((await host.call({ name: 'change__quick' })).modelText, 'quick');
     assert.equal((await host.call({ name: 'keep__echo', args: { text: 'still here' } })).modelText, 'echo: still here');
     assert.equal(env.events('keep').filter((e) => e.event === 'initialize').length, 1);
     assert.deepEqual(
-      host.allConnections().map((c) => c.name),
+      host.snapshot().servers.map((c) => c.name),
       ['keep', 'change', 'add'],
     );
   });
@@ -52,10 +49,10 @@ describe('McpHost: applySettings and setRole', function () {
     const auditB = env.file('b.jsonl');
     const base = settings({ servers: [env.stdio('basic', 'basic')], auditPath: auditA });
     const host = await env.started({ settings: { ...base, autoApprove: [] }, confirmer: { confirm: async () => 'deny' } });
-    const pid = host.connection('basic')!.pid;
+    const pid = host.snapshot().server('basic')?.pid;
     assert.equal((await host.call({ name: 'basic__echo', args: { text: 'x' } })).outcome, 'denied');
     await host.applySettings({ ...base, autoApprove: ['basic/*'], maxResultChars: 10, auditPath: auditB, toolNames: 'reject' });
-    assert.equal(host.connection('basic')!.pid, pid);
+    assert.equal(host.snapshot().server('basic')?.pid, pid);
     const r = await host.call({ name: 'echo', args: { text: 'now allowed and long' } });
     assert.equal(r.outcome, 'ok', 'autoApprove and the naming mode apply at once');
     assert.match(r.modelText, /^echo: now \s+\[output truncated by MCP Host: 10 of 26 characters shown\]$/);
@@ -74,14 +71,14 @@ describe('McpHost: applySettings and setRole', function () {
     });
     assert.equal(stateKind(host, 'slow'), 'idle');
     assert.equal(fs.existsSync(env.logOf('slow')), false);
-    const basicPid = host.connection('basic')!.pid;
+    const basicPid = host.snapshot().server('basic')?.pid;
 
     await host.setRole('ops');
-    assert.equal(host.roleName, 'ops');
+    assert.equal(host.snapshot().role, 'ops');
     assert.equal(stateKind(host, 'slow'), 'connected');
-    const slowPid = host.connection('slow')!.pid!;
+    const slowPid = host.snapshot().server('slow')?.pid!;
     assert.equal((await host.call({ name: 'slow__quick' })).modelText, 'quick');
-    assert.equal(host.connection('basic')!.pid, basicPid, 'a server both roles use keeps running');
+    assert.equal(host.snapshot().server('basic')?.pid, basicPid, 'a server both roles use keeps running');
 
     await host.setRole('support');
     assert.equal(stateKind(host, 'slow'), 'stopped');
@@ -89,7 +86,7 @@ describe('McpHost: applySettings and setRole', function () {
     assert.equal((await host.call({ name: 'slow__quick' })).outcome, 'notFound');
 
     await host.setRole(undefined);
-    assert.equal(host.roleName, undefined);
+    assert.equal(host.snapshot().role, undefined);
     assert.equal(stateKind(host, 'slow'), 'connected', 'no role uses every server');
   });
 

@@ -5,9 +5,9 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
-import { ConnectionState } from '../../../src/core/mcp/connectionState';
-import { readFixtureLog } from '../../fixtures/fixtureServers';
-import { mapSecrets, settings, stateKind, useTestEnv, type Any } from './helpers';
+import { ConnectionState } from '../../../../src/core/mcp/connectionState';
+import { readFixtureLog } from '../../../fixtures/fixtureServers';
+import { mapSecrets, settings, stateKind, useTestEnv, type Any, loaded, listedTools, serverView } from '../helpers';
 
 describe('McpHost: connect and discover', function () {
   this.timeout(20_000);
@@ -33,14 +33,14 @@ describe('McpHost: connect and discover', function () {
       assert.equal(init.clientInfo.name, 'mcp-host');
     }
 
-    const basic = host.connection('basic')!.state as Extract<ConnectionState, { kind: 'connected' }>;
+    const basic = serverView(host, 'basic').state as Extract<ConnectionState, { kind: 'connected' }>;
     assert.equal(basic.info.protocolVersion, LATEST_PROTOCOL_VERSION);
     assert.deepEqual(basic.info.serverInfo, { name: 'basic', version: '1.0.0' });
     assert.ok(basic.info.capabilities.tools, 'tools capability');
     assert.ok(basic.info.capabilities.logging, 'logging capability');
     assert.match(ConnectionState.describe(basic), /^connected to basic 1\.0\.0 \(protocol .+\)$/);
     assert.deepEqual(
-      host.connection('basic')!.tools.map((t) => t.name).sort(),
+      listedTools(host, 'basic').map((t) => t.name).sort(),
       ['add', 'echo', 'embedded_resource', 'fail', 'image', 'noop', 'resource_link', 'secret_echo', 'wait'],
     );
   });
@@ -48,13 +48,13 @@ describe('McpHost: connect and discover', function () {
   it('never sends tools/list to a server without the tools capability', async () => {
     const host = await env.started({ settings: settings({ servers: [env.stdio('notools', 'no-tools'), env.stdio('basic', 'basic')] }) });
     assert.equal(stateKind(host, 'notools'), 'connected');
-    const info = (host.connection('notools')!.state as Any).info;
+    const info = (serverView(host, 'notools').state as Any).info;
     assert.equal(info.capabilities.tools, undefined);
     assert.ok(info.capabilities.resources);
-    assert.deepEqual(host.connection('notools')!.tools, []);
-    assert.ok(host.registry.entries().every((e) => e.server === 'basic'));
+    assert.deepEqual(listedTools(host, 'notools'), []);
+    assert.ok(loaded(host).every((e) => e.server === 'basic'));
     // Refreshing on demand does not send it either.
-    await host.refreshTools();
+    await host.servers.refreshTools();
     const methods = env.events('notools').filter((e) => e.event === 'request').map((e) => e.method);
     assert.ok(methods.includes('initialize'), 'the log does record requests');
     assert.ok(!methods.includes('tools/list'), `never tools/list: ${methods.join(', ')}`);
@@ -65,11 +65,11 @@ describe('McpHost: connect and discover', function () {
     const crashy = env.stdio('crashy', 'crashy', { env: { FIXTURE_CRASH_ON_START: '1' } });
     const host = await env.started({ settings: settings({ servers: [bad, crashy, env.stdio('basic', 'basic')] }) });
 
-    const badState = host.connection('bad')!.state;
+    const badState = serverView(host, 'bad').state;
     assert.equal(badState.kind, 'error');
     assert.match((badState as Any).message, /cannot start "\/nonexistent\/mcp-server".*ENOENT/);
 
-    const crashState = host.connection('crashy')!.state;
+    const crashState = serverView(host, 'crashy').state;
     assert.equal(crashState.kind, 'error');
     const message: string = (crashState as Any).message;
     assert.match(message, /exited \(code 4\)/, message);
@@ -80,8 +80,8 @@ describe('McpHost: connect and discover', function () {
     );
 
     assert.equal(stateKind(host, 'basic'), 'connected');
-    assert.ok(host.exposedTools().length > 0);
-    assert.ok(host.exposedTools().every((t) => t.entry.server === 'basic'));
+    assert.ok(host.snapshot().exposed.length > 0);
+    assert.ok(host.snapshot().exposed.every((t) => t.entry.server === 'basic'));
   });
 
   it('a server slower than connectTimeoutMs ends in error (and its process is gone)', async () => {
@@ -90,7 +90,7 @@ describe('McpHost: connect and discover', function () {
     const t0 = Date.now();
     await host.start();
     assert.ok(Date.now() - t0 < 4500, 'start does not wait for the late server’s 5 s initialize');
-    const s = host.connection('late')!.state;
+    const s = serverView(host, 'late').state;
     assert.equal(s.kind, 'error');
     assert.match((s as Any).message, /did not answer initialize within 300 ms/);
     assert.equal(stateKind(host, 'basic'), 'connected');
@@ -115,7 +115,7 @@ describe('McpHost: connect and discover', function () {
       secrets: mapSecrets({ 'api-token': SECRET, other: WRONG }),
       auditPathOverride: auditPath,
     });
-    const good = host.connection('good')!.state as Any;
+    const good = serverView(host, 'good').state as Any;
     assert.equal(good.kind, 'connected');
     assert.equal(good.info.serverInfo.name, 'http-streamable');
     assert.equal(host.log.matching(/\[good\].*over streamableHttp/).length, 1);
@@ -124,17 +124,17 @@ describe('McpHost: connect and discover', function () {
     const fail = await host.call({ name: 'good__fail', args: { reason: 'x' } });
     assert.equal(fail.outcome, 'isError');
 
-    const bad = host.connection('bad')!.state as Any;
+    const bad = serverView(host, 'bad').state as Any;
     assert.equal(bad.kind, 'error');
     assert.match(bad.message, /HTTP 401.*check the server's headers and secrets/);
-    const missing = host.connection('missing')!.state as Any;
+    const missing = serverView(host, 'missing').state as Any;
     assert.equal(missing.kind, 'error');
     assert.match(missing.message, /secret "not-set" is not set/);
     assert.ok(readFixtureLog(httpLog).some((e) => e.event === 'unauthorized'), 'the wrong token reached the server and was refused');
 
     const everything = [
       host.log.text(),
-      JSON.stringify(host.allConnections().map((c) => c.state)),
+      JSON.stringify(host.snapshot().servers.map((c) => c.state)),
       fs.readFileSync(auditPath, 'utf8'),
       ok.modelText,
       fail.modelText,
@@ -152,7 +152,7 @@ describe('McpHost: connect and discover', function () {
       env: { API_TOKEN: '${secret:token}' },
     };
     const host = await env.started({ settings: settings({ servers: [server] }), secrets: mapSecrets({ token: SECRET }) });
-    const s = host.connection('leaky')!.state as Any;
+    const s = serverView(host, 'leaky').state as Any;
     assert.equal(s.kind, 'error');
     assert.match(s.message, /exited \(code 9\)/);
     assert.match(s.message, /starting with token \[secret\]/, 'the stderr line is shown, masked');
@@ -170,7 +170,7 @@ describe('McpHost: connect and discover', function () {
       secrets: mapSecrets({ t: SECRET }),
     });
     for (const name of ['auto', 'forced']) {
-      const s = host.connection(name)!.state as Any;
+      const s = serverView(host, name).state as Any;
       assert.equal(s.kind, 'connected', `${name}: ${JSON.stringify(s)}`);
       assert.equal(s.info.serverInfo.name, 'http-sse');
       const r = await host.call({ name: `${name}__echo`, args: { text: name } });
@@ -193,10 +193,10 @@ describe('McpHost: connect and discover', function () {
         autoApprove: ['*/*'],
       }),
     });
-    assert.equal(host.connection('many')!.tools.length, 50, '50 tools in pages of 4');
-    assert.equal(new Set(host.connection('many')!.tools.map((t) => t.name)).size, 50);
+    assert.equal(listedTools(host, 'many').length, 50, '50 tools in pages of 4');
+    assert.equal(new Set(listedTools(host, 'many').map((t) => t.name)).size, 50);
     assert.deepEqual(
-      host.registry.entries().filter((e) => e.server === 'pages').map((e) => e.name),
+      loaded(host).filter((e) => e.server === 'pages').map((e) => e.name),
       ['tool_01', 'tool_02', 'tool_03', 'tool_04', 'tool_05', 'tool_06', 'tool_07'].map((t) => `pages__${t}`),
     );
     const lists = env.events('pages').filter((e) => e.event === 'request' && e.method === 'tools/list');

@@ -5,8 +5,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { placeholder } from '../../../src/core/calls/resultConversion';
-import { RecordingConfirmer, referenceServer, settings, useTestEnv, type Any } from './helpers';
+import { placeholder } from '../../../../src/core/calls/resultConversion';
+import { RecordingConfirmer, referenceServer, settings, useTestEnv, type Any, listedTools, serverView } from '../helpers';
 
 describe('McpHost with the reference servers', function () {
   this.timeout(20_000);
@@ -20,7 +20,7 @@ describe('McpHost with the reference servers', function () {
       settings: settings({ servers: [referenceServer('fs', 'server-filesystem', [root])], autoApprove: ['fs/list_*'] }),
       confirmer,
     });
-    const tools = host.connection('fs')!.tools;
+    const tools = listedTools(host, 'fs');
     const read = tools.find((t) => t.name === 'read_text_file')!;
     const write = tools.find((t) => t.name === 'write_file')!;
     assert.equal(read.annotations?.readOnlyHint, true);
@@ -60,7 +60,7 @@ describe('McpHost with the reference servers', function () {
     const host = await env.started({
       settings: settings({ servers: [referenceServer('memory', 'server-memory', [], { MEMORY_FILE_PATH: memoryFile })], autoApprove: ['*/*'] }),
     });
-    assert.equal(host.connection('memory')!.tools.length, 9);
+    assert.equal(listedTools(host, 'memory').length, 9);
     const created = await host.call({
       name: 'memory__create_entities',
       args: { entities: [{ name: 'Ada', entityType: 'person', observations: ['wrote the first program'] }] },
@@ -76,7 +76,7 @@ describe('McpHost with the reference servers', function () {
   it('server-everything: instructions kept; echo, get-tiny-image, get-resource-links, get-structured-content', async () => {
     const host = await env.started({ settings: settings({ servers: [referenceServer('everything', 'server-everything', ['stdio'])], autoApprove: ['*/*'] }) });
     // initialize's instructions are kept with the connection state.
-    const state = host.connection('everything')!.state as Any;
+    const state = serverView(host, 'everything').state as Any;
     assert.equal(state.kind, 'connected');
     assert.equal(state.info.serverInfo.name, 'mcp-servers/everything');
     assert.equal(typeof state.info.instructions, 'string');

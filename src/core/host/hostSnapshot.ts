@@ -1,0 +1,188 @@
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ConnectionState, type ServerInfo } from '../mcp/connectionState';
+import type { ServerConnection } from '../mcp/serverConnection';
+import type { TransportKind } from '../mcp/serverTransport';
+import type { PolicySet } from '../policy/activePolicies';
+import type { ConfirmationRule } from '../policy/confirmationPolicy';
+import type { HostSettings, RoleSettings, ServerSettings } from '../settings/hostSettings';
+import type { NamingProblem } from '../tools/assignToolNames';
+import type { ExposedTool } from '../tools/exposedTool';
+import type { RegistryEntry, ToolsChangedEvent } from '../tools/toolRegistry';
+
+export type { ConnectionState, ServerInfo } from '../mcp/connectionState';
+export type { NamingProblem } from '../tools/assignToolNames';
+export type { ExposedTool } from '../tools/exposedTool';
+export type { ToolsChangedEvent } from '../tools/toolRegistry';
+export type { ChangedTool } from '../tools/toolListDiff';
+
+/** One configured server as every view shows it. */
+export interface ServerView {
+  readonly name: string;
+  readonly settings: ServerSettings;
+  /** For rendering (icon, label per state); decisions use the flags below. */
+  readonly state: ConnectionState;
+  /** One line: "connected to x 1.0 (protocol …)", "error: …". */
+  readonly description: string;
+  /** The active role starts this server (it is enabled and among the role's servers). */
+  readonly usedByRole: boolean;
+  /** Up or on its way up: Stop applies. */
+  readonly running: boolean;
+  readonly connected: boolean;
+  /** Starting or restarting: its state will change without anyone acting. */
+  readonly settling: boolean;
+  /** Start applies: not running, not disabled, not held back by trust (the host still refuses while untrusted). */
+  readonly canStart: boolean;
+  /** What initialize told us, while connected. */
+  readonly info?: ServerInfo;
+  /** The error of a failed server. */
+  readonly failure?: string;
+  /** Why it is being restarted, while it is. */
+  readonly restartReason?: string;
+  /** Tools the server lists (while it holds tools: connected or restarting). */
+  readonly toolCount: number;
+  /** Of those, the tools the active role's model is offered. */
+  readonly visibleToolCount: number;
+  readonly pid?: number;
+  /** How the connection is carried, after any fallback (Streamable HTTP or SSE). */
+  readonly transport?: TransportKind;
+  /** Tool-list changes, newest first. */
+  readonly history: readonly ToolsChangedEvent[];
+}
+
+/** One tool a server lists, with what the host made of it. */
+export interface ToolView {
+  readonly server: string;
+  readonly tool: Tool;
+  /** The name a model sees; undefined when the tool is not loaded (see `problem`). */
+  readonly exposedName?: string;
+  /** The active role may see and call it. */
+  readonly visible: boolean;
+  readonly rule: ConfirmationRule;
+  readonly definitionHash?: string;
+  /** Why it is not loaded under a name of its own. */
+  readonly problem?: NamingProblem;
+}
+
+export interface SnapshotSources {
+  readonly settings: HostSettings;
+  readonly policies: PolicySet;
+  readonly trusted: boolean;
+  readonly connections: readonly ServerConnection[];
+  readonly entries: readonly RegistryEntry[];
+  readonly problems: readonly NamingProblem[];
+  readonly history: (server: string) => readonly ToolsChangedEvent[];
+}
+
+/**
+ * The read model of the host at one moment: what the tree, the status bar, the chat's slash
+ * commands and the CLI's JSON views show. Parts are computed on first use.
+ */
+export class HostSnapshot {
+  readonly role: string | undefined;
+  readonly trusted: boolean;
+  readonly roles: readonly RoleSettings[];
+  private _exposed?: readonly ExposedTool[];
+  private _servers?: readonly ServerView[];
+  private _byServer?: Map<string, Map<string, RegistryEntry>>;
+
+  constructor(private readonly src: SnapshotSources) {
+    this.role = src.policies.roleName;
+    this.trusted = src.trusted;
+    this.roles = src.settings.roles;
+  }
+
+  /** The tools the active role's model is offered now, in registry order. */
+  get exposed(): readonly ExposedTool[] {
+    if (this._exposed) return this._exposed;
+    const holding = new Set(this.src.connections.filter((c) => ConnectionState.hasTools(c.state)).map((c) => c.name));
+    const out: ExposedTool[] = [];
+    for (const entry of this.src.entries) {
+      if (!holding.has(entry.server) || !this.src.policies.allows(entry.server, entry.tool.name)) continue;
+      out.push({ entry, rule: this.src.policies.rule(entry.server, entry.tool.name) });
+    }
+    return (this._exposed = out);
+  }
+
+  /** Every configured server, in settings order. */
+  get servers(): readonly ServerView[] {
+    if (this._servers) return this._servers;
+    const visible = new Map<string, number>();
+    for (const { entry } of this.exposed) visible.set(entry.server, (visible.get(entry.server) ?? 0) + 1);
+    const p = this.src.policies;
+    return (this._servers = this.src.connections.map((c): ServerView => {
+      const s = c.state;
+      const failure = ConnectionState.failure(s);
+      const restartReason = ConnectionState.restartReason(s);
+      return {
+        name: c.name,
+        settings: c.settings,
+        state: s,
+        description: ConnectionState.describe(s),
+        usedByRole: p.usesServer(c.name),
+        running: ConnectionState.isRunning(s),
+        connected: ConnectionState.isConnected(s),
+        settling: ConnectionState.isSettling(s),
+        canStart: ConnectionState.canStart(s),
+        ...(ConnectionState.isConnected(s) ? { info: s.info } : {}),
+        ...(failure !== undefined ? { failure } : {}),
+        ...(restartReason !== undefined ? { restartReason } : {}),
+        toolCount: ConnectionState.hasTools(s) ? c.tools.length : 0,
+        visibleToolCount: visible.get(c.name) ?? 0,
+        ...(c.pid !== undefined && ConnectionState.isRunning(s) ? { pid: c.pid } : {}),
+        ...(c.transportKind && ConnectionState.isConnected(s) ? { transport: c.transportKind } : {}),
+        history: [...this.src.history(c.name)],
+      };
+    }));
+  }
+
+  server(name: string): ServerView | undefined {
+    return this.servers.find((s) => s.name === name);
+  }
+
+  /** Every tool a server lists (each name once), loaded or not, in the server's order. */
+  tools(server: string): readonly ToolView[] {
+    const c = this.src.connections.find((x) => x.name === server);
+    if (!c) return [];
+    const seen = new Set<string>();
+    const out: ToolView[] = [];
+    for (const t of c.tools) {
+      if (seen.has(t.name)) continue;
+      seen.add(t.name);
+      out.push(this.view(server, t));
+    }
+    return out;
+  }
+
+  tool(server: string, tool: string): ToolView | undefined {
+    const t = this.entry(server, tool)?.tool ?? this.src.connections.find((x) => x.name === server)?.tools.find((x) => x.name === tool);
+    return t ? this.view(server, t) : undefined;
+  }
+
+  /** Why tools are not loaded under names of their own. */
+  get problems(): readonly NamingProblem[] {
+    return this.src.problems;
+  }
+
+  private view(server: string, listed: Tool): ToolView {
+    const entry = this.entry(server, listed.name);
+    const p = this.src.policies;
+    const visible = p.allows(server, listed.name);
+    if (!entry) {
+      const problem = this.src.problems.find((x) => x.server === server && x.tool === listed.name);
+      return { server, tool: listed, visible: false, rule: 'ask', ...(problem ? { problem } : {}) };
+    }
+    return { server, tool: entry.tool, exposedName: entry.name, visible, rule: p.rule(server, listed.name), definitionHash: entry.definitionHash };
+  }
+
+  private entry(server: string, tool: string): RegistryEntry | undefined {
+    if (!this._byServer) {
+      this._byServer = new Map();
+      for (const e of this.src.entries) {
+        let m = this._byServer.get(e.server);
+        if (!m) this._byServer.set(e.server, (m = new Map()));
+        m.set(e.tool.name, e);
+      }
+    }
+    return this._byServer.get(server)?.get(tool);
+  }
+}

@@ -1,0 +1,20 @@
+import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerSettings } from '../settings/hostSettings';
+import type { ResolvedServer } from '../settings/resolveServerSettings';
+import type { Logger } from '../util/logger';
+import type { BackoffPolicy } from './restartBackoff';
+import type { TransportFactory } from './serverTransport';
+
+export interface ServerConnectionOptions {
+  /** Settings as configured: variables are resolved on every start. */
+  readonly settings: ServerSettings;
+  readonly resolve: (settings: ServerSettings) => Promise<ResolvedServer>;
+  readonly transports: TransportFactory;
+  readonly logger: Logger;
+  readonly clientInfo: Implementation;
+  readonly backoff?: BackoffPolicy;
+  /** A connection that stays up this long resets the count of consecutive failures. */
+  readonly stableAfterMs?: number;
+  /** Quiet time that coalesces a burst of list_changed notifications into one refresh. */
+  readonly refreshDebounceMs?: number;
+}
