@@ -10,7 +10,7 @@
  * Ctrl-C. Then code-server's process group goes (extension host and the MCP servers it started
  * included) and the throwaway profile in /tmp is removed.
  *
- *   npm run demo [-- --port 8080] [-- --no-build]
+ *   npm run demo [-- --port 8080] [-- --no-build] [-- --scripted-model]
  *   MCP_HOST_DEMO_SCRIPTED_MODEL=1 npm run demo    also install a scripted test model, so @mcp can be
  *                                                  tried in the Chat view without a real model
  * Env: MCP_HOST_DEMO_PORT (default 0: a free port), MCP_HOST_CACHE (see ensure.sh).
@@ -22,24 +22,31 @@
 const fs = require('fs');
 const path = require('path');
 const { spawnSync } = require('child_process');
+const { parseArgs } = require('util');
 
 const REPO = path.resolve(__dirname, '..');
 const DEMO = path.join(REPO, 'demo');
 const runner = require(path.join(REPO, 'test', 'integration', 'runner', 'runExtensionTests.js'));
 const SCRIPTED_MODEL = path.join(REPO, 'test', 'integration', 'scripted-model');
 
-function parseArgs(argv) {
-  const o = { port: Number(process.env.MCP_HOST_DEMO_PORT || 0), build: true, scriptedModel: process.env.MCP_HOST_DEMO_SCRIPTED_MODEL === '1' };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--port') o.port = Number(argv[++i]);
-    else if (a === '--no-build') o.build = false;
-    else if (a === '--scripted-model') o.scriptedModel = true;
-    else if (a === '-h' || a === '--help') o.help = true;
-    else throw new Error(`unknown argument ${a}`);
-  }
-  if (!Number.isInteger(o.port) || o.port < 0 || o.port > 65535) throw new Error('--port expects a port number');
-  return o;
+function parseOptions(args) {
+  const { values } = parseArgs({
+    args,
+    options: {
+      port: { type: 'string', default: process.env.MCP_HOST_DEMO_PORT || '0' },
+      'no-build': { type: 'boolean' },
+      'scripted-model': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const port = /^\d+$/.test(values.port) ? Number(values.port) : NaN;
+  if (!(port >= 0 && port <= 65535)) throw new Error(`--port expects a port number, got ${JSON.stringify(values.port)}`);
+  return {
+    port,
+    build: !values['no-build'],
+    scriptedModel: !!values['scripted-model'] || process.env.MCP_HOST_DEMO_SCRIPTED_MODEL === '1',
+    help: !!values.help,
+  };
 }
 
 function log(s) {
@@ -67,7 +74,7 @@ function demoScript() {
 }
 
 async function main() {
-  const o = parseArgs(process.argv.slice(2));
+  const o = parseOptions(process.argv.slice(2));
   if (o.help) {
     const src = fs.readFileSync(__filename, 'utf8');
     process.stdout.write(src.slice(src.indexOf('/*') + 2, src.indexOf('*/')).replace(/^ \* ?/gm, '').trim() + '\n');

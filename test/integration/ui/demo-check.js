@@ -16,6 +16,7 @@
 const assert = require('assert');
 const fs = require('fs');
 const path = require('path');
+const { parseArgs } = require('util');
 const { descendants, isAlive, commandLine } = require('../lib/procfs');
 const { spawn } = require('child_process');
 const runner = require('../runner/runExtensionTests');
@@ -23,20 +24,20 @@ const ui = require('./lib');
 
 const REPO = runner.REPO_ROOT;
 
-function parseArgs(argv) {
-  const o = { scriptedModel: false, screenshot: path.join(REPO, 'docs', 'screenshots', 'demo.png'), build: true };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--scripted-model') o.scriptedModel = true;
-    else if (a === '--screenshot') o.screenshot = path.resolve(argv[++i]);
-    else if (a === '--no-build') o.build = false;
-    else throw new Error(`unknown argument ${a}`);
-  }
-  return o;
+function parseOptions(args) {
+  const { values } = parseArgs({
+    args,
+    options: {
+      'scripted-model': { type: 'boolean', default: false },
+      screenshot: { type: 'string', default: path.join(REPO, 'docs', 'screenshots', 'demo.png') },
+      'no-build': { type: 'boolean', default: false },
+    },
+  });
+  return { scriptedModel: values['scripted-model'], screenshot: path.resolve(values.screenshot), build: !values['no-build'] };
 }
 
 async function main() {
-  const o = parseArgs(process.argv.slice(2));
+  const o = parseOptions(process.argv.slice(2));
   runner.installSignalHandlers();
   const t0 = Date.now();
   const env = { ...process.env };
