@@ -4,7 +4,7 @@
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { ConnectionState } from '../../../src/core/mcp/connectionState';
+import type { ConnectionState } from '../../../src/core/mcp/connectionState';
 import { childPidsOf, descendantPidsOf, fixturePath, isProcessAlive } from '../../fixtures/fixtureServers';
 import { settings, sleep, stateKind, useTestEnv, waitFor, waitForState, type Any } from './helpers';
 
