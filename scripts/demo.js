@@ -26,7 +26,11 @@ const { parseArgs } = require('util');
 
 const REPO = path.resolve(__dirname, '..');
 const DEMO = path.join(REPO, 'demo');
-const runner = require(path.join(REPO, 'test', 'integration', 'runner', 'runExtensionTests.js'));
+const RUNNER = path.join(REPO, 'test', 'integration', 'runner');
+const { cleanupAll, installSignalHandlers } = require(path.join(RUNNER, 'cleanup.js'));
+const { ensureCache, startCodeServer } = require(path.join(RUNNER, 'codeServer.js'));
+const { installExtensionFolders, workbenchUrl } = require(path.join(RUNNER, 'payload.js'));
+const { makeTmpDirs, writeUserSettings } = require(path.join(RUNNER, 'tmpTree.js'));
 const SCRIPTED_MODEL = path.join(REPO, 'test', 'integration', 'scripted-model');
 
 function parseOptions(args) {
@@ -80,7 +84,7 @@ async function main() {
     process.stdout.write(src.slice(src.indexOf('/*') + 2, src.indexOf('*/')).replace(/^ \* ?/gm, '').trim() + '\n');
     return;
   }
-  runner.installSignalHandlers(); // Ctrl-C: kill code-server's process group, remove the tmp tree, exit
+  installSignalHandlers(); // Ctrl-C: kill code-server's process group, remove the tmp tree, exit
 
   if (o.build) {
     log('building the extension (npm run build)');
@@ -91,9 +95,9 @@ async function main() {
   }
 
   log('checking code-server (the first run installs it: a few minutes)');
-  const cache = runner.ensureCache();
-  const tmp = runner.makeTmpDirs({ prefix: 'mcp-host-it-demo-' });
-  runner.writeUserSettings(tmp.userData, {
+  const cache = ensureCache();
+  const tmp = makeTmpDirs({ prefix: 'mcp-host-it-demo-' });
+  writeUserSettings(tmp.userData, {
     trust: true,
     extra: { 'workbench.colorTheme': 'Default Dark Modern' },
   });
@@ -105,15 +109,15 @@ async function main() {
     env.MCP_HOST_TEST_MODEL_LOG = path.join(tmp.root, 'demo-model-log.jsonl');
     fs.writeFileSync(env.MCP_HOST_TEST_MODEL_SCRIPT, JSON.stringify(demoScript(), null, 1));
   }
-  runner.installExtensionFolders(tmp, extensions);
-  const server = await runner.startCodeServer({ cache, tmp, trust: true, smokeTestDriver: false, port: o.port, env });
-  const url = runner.workbenchUrl({ baseUrl: server.baseUrl, authority: server.authority, folder: DEMO });
+  installExtensionFolders(tmp, extensions);
+  const server = await startCodeServer({ cache, tmp, trust: true, smokeTestDriver: false, port: o.port, env });
+  const url = workbenchUrl({ baseUrl: server.baseUrl, authority: server.authority, folder: DEMO });
   let stopping = false;
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => (stopping = true));
   server.proc.on('exit', (code, sig) => {
     if (stopping) return;
     log(`code-server exited unexpectedly (code ${code}, signal ${sig})`);
-    runner.cleanupAll().finally(() => process.exit(1));
+    cleanupAll().finally(() => process.exit(1));
   });
 
   process.stdout.write(
@@ -139,6 +143,6 @@ async function main() {
 
 main().catch(async (e) => {
   log(`failed: ${(e && e.message) || e}`);
-  await runner.cleanupAll();
+  await cleanupAll();
   process.exit(1);
 });

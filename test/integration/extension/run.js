@@ -15,16 +15,17 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { parseArgs } = require('util');
-const runner = require('../runner/runExtensionTests');
+const { runExtensionTests } = require('../runner/runExtensionTests');
+const { writeOwnerFile } = require('../runner/tmpTree');
 
-const REPO = runner.REPO_ROOT;
+const REPO = path.resolve(__dirname, '..', '..', '..');
 const SCRIPTED_MODEL = path.join(__dirname, '..', 'scripted-model');
 
 /** Copies a workspace template into a fresh tmp folder; returns { root, workspace, fixtureLog, remove }. */
 function prepareWorkspace(template, prefix = 'mcp-host-it-ws-') {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   // Same owner file as the runner's tmp trees: a later run sweeps this folder if we die by SIGKILL.
-  runner.writeOwnerFile(root);
+  writeOwnerFile(root);
   const workspace = path.join(root, 'workspace');
   fs.cpSync(template, workspace, { recursive: true, filter: (src) => !src.split(path.sep).includes('.mcp-host') });
   let removed = false;
@@ -77,7 +78,7 @@ async function runSuite(o) {
     };
     if (o.grep) env.MCP_HOST_TEST_GREP = o.grep;
     if (o.verbose) process.env.MCP_HOST_TEST_VERBOSE = '1';
-    const r = await runner.runExtensionTests({
+    const r = await runExtensionTests({
       extension: REPO,
       extraExtensions: [SCRIPTED_MODEL],
       tests: o.tests,

@@ -14,7 +14,8 @@
 const fs = require('fs');
 const path = require('path');
 const { parseArgs } = require('util');
-const { openWorkbench, cleanupAll } = require('../runner/runExtensionTests');
+const { cleanupAll } = require('../runner/cleanup');
+const { openWorkbench } = require('../runner/workbench');
 
 const { values: options } = parseArgs({
   options: {

@@ -18,7 +18,8 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { parseArgs } = require('util');
-const { openWorkbench, cleanupAll } = require('../runner/runExtensionTests');
+const { cleanupAll } = require('../runner/cleanup');
+const { openWorkbench } = require('../runner/workbench');
 const { prepareWorkspace, REPO, SCRIPTED_MODEL } = require('../extension/run');
 const ui = require('./lib');
 
