@@ -62,10 +62,10 @@ export function parseCommandLine(argv: readonly string[], table: CommandTable): 
   const found = findCommand(argv, table);
 
   if (argv[0] === 'help') {
-    const topic = argv.slice(1).join(' ');
-    if (topic === '') return { command: 'help' };
-    if (!table[topic]) throw new UsageError(`unknown command "${topic}"; commands: ${commands.join(', ')}`);
-    return { command: 'help', topic };
+    if (argv.length === 1) return { command: 'help' };
+    const topic = findCommand(argv.slice(1), table);
+    if (!topic) throw new UsageError(`unknown command "${argv[1]}"; commands: ${commands.join(', ')}`);
+    return { command: 'help', topic: topic.name };
   }
   if (beforeDashes.includes('--help') || beforeDashes.includes('-h')) {
     return found ? { command: 'help', topic: found.name } : { command: 'help' };
