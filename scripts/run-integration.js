@@ -18,6 +18,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { spawn, spawnSync } = require('child_process');
+const { parseArgs } = require('util');
 
 const REPO = path.resolve(__dirname, '..');
 const SUITE_TIMEOUT_MS = 8 * 60 * 1000;
@@ -28,19 +29,20 @@ const SUITES = [
   { id: 'ui', title: 'UI (Playwright)', script: 'test/integration/ui/run.js' },
 ];
 
-function parseArgs(argv) {
-  const o = { only: null, build: true, updateScreenshots: false, verbose: false };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--only') o.only = argv[++i].split(',').map((s) => s.trim()).filter(Boolean);
-    else if (a === '--no-build') o.build = false;
-    else if (a === '--update-screenshots') o.updateScreenshots = true;
-    else if (a === '--verbose') o.verbose = true;
-    else if (a === '-h' || a === '--help') o.help = true;
-    else throw new Error(`unknown argument ${a}`);
-  }
-  if (o.only) for (const id of o.only) if (!SUITES.some((s) => s.id === id)) throw new Error(`unknown suite "${id}" (extension, untrusted, ui)`);
-  return o;
+function parseOptions(args) {
+  const { values } = parseArgs({
+    args,
+    options: {
+      only: { type: 'string' },
+      'no-build': { type: 'boolean' },
+      'update-screenshots': { type: 'boolean' },
+      verbose: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const only = values.only === undefined ? null : values.only.split(',').map((s) => s.trim()).filter(Boolean);
+  if (only) for (const id of only) if (!SUITES.some((s) => s.id === id)) throw new Error(`unknown suite "${id}" (extension, untrusted, ui)`);
+  return { only, build: !values['no-build'], updateScreenshots: !!values['update-screenshots'], verbose: !!values.verbose, help: !!values.help };
 }
 
 function newestMtime(dir) {
@@ -104,7 +106,7 @@ function runSuite(suite, args) {
 }
 
 async function main() {
-  const o = parseArgs(process.argv.slice(2));
+  const o = parseOptions(process.argv.slice(2));
   if (o.help) {
     const src = fs.readFileSync(__filename, 'utf8');
     process.stdout.write(src.slice(src.indexOf('/*') + 2, src.indexOf('*/')).replace(/^ \* ?/gm, '').trim() + '\n');

@@ -1,4 +1,5 @@
 /** The JSON-lines protocol of `mcp-host session`: one request per stdin line. */
+import { z } from 'zod';
 
 export type RequestId = string | number | null;
 
@@ -15,6 +16,51 @@ export type ParsedLine =
 
 export const OPS = ['tools', 'servers', 'call', 'refresh', 'role'] as const;
 
+const CALL_NEEDS_NAME = '"call" needs "name", the tool name (a non-empty string)';
+
+/** What every line must be: an object whose "id", if any, can be echoed back. */
+const envelopeSchema = z.looseObject(
+  {
+    id: z.union([z.string(), z.number()], { error: (issue) => `"id" must be a string or a number, got ${kind(issue.input)}` }).nullish(),
+  },
+  { error: (issue) => `expected a JSON object like {"id":1,"op":"tools"}, got ${kind(issue.input)}` },
+);
+
+/** The requests by "op"; other fields of a line are ignored. */
+const requestSchema = z.discriminatedUnion(
+  'op',
+  [
+    z.object({ op: z.literal('tools') }),
+    z.object({ op: z.literal('servers') }),
+    z.object({
+      op: z.literal('call'),
+      name: z.string({ error: () => CALL_NEEDS_NAME }).min(1, CALL_NEEDS_NAME),
+      args: z.unknown().optional(),
+    }),
+    z.object({
+      op: z.literal('refresh'),
+      server: z.string({ error: (issue) => `"server" must be a server name, got ${kind(issue.input)}` }).optional(),
+    }),
+    z.object({
+      op: z.literal('role'),
+      // "" means no role, like null.
+      name: z
+        .string({
+          error: (issue) =>
+            issue.input === undefined ? '"role" needs "name": a role name, or null for no role' : `"name" must be a role name or null, got ${kind(issue.input)}`,
+        })
+        .nullable()
+        .transform((name) => name || null),
+    }),
+  ],
+  {
+    error: (issue) => {
+      const op = (issue.input as { op?: unknown } | undefined)?.op;
+      return op === undefined ? `missing "op"; ops: ${OPS.join(', ')}` : `unknown op ${JSON.stringify(op)}; ops: ${OPS.join(', ')}`;
+    },
+  },
+);
+
 /**
  * Parse one line. A line that is not a JSON object, or has an unusable id, is answered with id
  * null; a line with a usable id but a bad op or fields is answered with that id.
@@ -26,36 +72,12 @@ export function parseRequestLine(line: string): ParsedLine {
   } catch (e) {
     return { ok: false, id: null, error: `not valid JSON: ${(e as Error).message}` };
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return { ok: false, id: null, error: `expected a JSON object like {"id":1,"op":"tools"}, got ${kind(value)}` };
-  }
-  const msg = value as Record<string, unknown>;
-  const rawId = msg.id;
-  if (rawId !== undefined && rawId !== null && typeof rawId !== 'string' && !(typeof rawId === 'number' && Number.isFinite(rawId))) {
-    return { ok: false, id: null, error: `"id" must be a string or a number, got ${kind(rawId)}` };
-  }
-  const id: RequestId = rawId ?? null;
-  const fail = (error: string): ParsedLine => ({ ok: false, id, error });
-
-  switch (msg.op) {
-    case 'tools':
-    case 'servers':
-      return { ok: true, request: { op: msg.op, id } };
-    case 'call':
-      if (typeof msg.name !== 'string' || msg.name === '') return fail('"call" needs "name", the tool name (a non-empty string)');
-      return { ok: true, request: { op: 'call', id, name: msg.name, args: msg.args } };
-    case 'refresh':
-      if (msg.server !== undefined && typeof msg.server !== 'string') return fail(`"server" must be a server name, got ${kind(msg.server)}`);
-      return { ok: true, request: { op: 'refresh', id, ...(msg.server !== undefined ? { server: msg.server } : {}) } };
-    case 'role':
-      if (!('name' in msg)) return fail('"role" needs "name": a role name, or null for no role');
-      if (msg.name !== null && typeof msg.name !== 'string') return fail(`"name" must be a role name or null, got ${kind(msg.name)}`);
-      return { ok: true, request: { op: 'role', id, name: msg.name || null } };
-    case undefined:
-      return fail(`missing "op"; ops: ${OPS.join(', ')}`);
-    default:
-      return fail(`unknown op ${JSON.stringify(msg.op)}; ops: ${OPS.join(', ')}`);
-  }
+  const envelope = envelopeSchema.safeParse(value);
+  if (!envelope.success) return { ok: false, id: null, error: envelope.error.issues[0].message };
+  const id: RequestId = envelope.data.id ?? null;
+  const request = requestSchema.safeParse(value);
+  if (!request.success) return { ok: false, id, error: request.error.issues[0].message };
+  return { ok: true, request: { ...request.data, id } };
 }
 
 function kind(v: unknown): string {

@@ -10,7 +10,7 @@ import { resolveServerSettings } from '../settings/resolveServerSettings';
 import { recordToolListChange } from '../tools/toolListLog';
 import { ToolRegistry, type ToolsChangedEvent } from '../tools/toolRegistry';
 import { DisposableStore, Emitter, type Event } from '../util/event';
-import { nullLogger, type Logger } from '../util/logger';
+import { nullLogger } from '../util/logger';
 import { HostSnapshot } from './hostSnapshot';
 import { CLIENT_INFO, type McpHostOptions } from './mcpHostOptions';
 

@@ -4,7 +4,6 @@ import type { ServerSettings } from '../settings/hostSettings';
 import { redactSecrets } from '../settings/redactSecrets';
 import { errorText } from '../util/errorText';
 import { Emitter } from '../util/event';
-import type { Logger } from '../util/logger';
 import { wireNotifications } from './clientNotifications';
 import { CoalescedRefresh } from './coalescedRefresh';
 import { ConnectionState, type ServerInfo } from './connectionState';

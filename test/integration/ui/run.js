@@ -17,26 +17,34 @@ const assert = require('assert');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { openWorkbench, cleanupAll } = require('../runner/runExtensionTests');
+const { parseArgs } = require('util');
+const { cleanupAll } = require('../runner/cleanup');
+const { openWorkbench } = require('../runner/workbench');
 const { prepareWorkspace, REPO, SCRIPTED_MODEL } = require('../extension/run');
 const ui = require('./lib');
 
-function parseArgs(argv) {
-  const o = { screenshots: path.join(REPO, 'docs', 'screenshots'), headed: false, keepTmp: false, verbose: false };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--screenshots') o.screenshots = path.resolve(argv[++i]);
-    else if (a === '--artifacts') o.artifacts = path.resolve(argv[++i]);
-    else if (a === '--headed') o.headed = true;
-    else if (a === '--keep-tmp') o.keepTmp = true;
-    else if (a === '--verbose') o.verbose = true;
-    else throw new Error(`unknown argument ${a}`);
-  }
-  return o;
+function parseOptions(args) {
+  const { values } = parseArgs({
+    args,
+    options: {
+      screenshots: { type: 'string', default: path.join(REPO, 'docs', 'screenshots') },
+      artifacts: { type: 'string' },
+      headed: { type: 'boolean', default: false },
+      'keep-tmp': { type: 'boolean', default: false },
+      verbose: { type: 'boolean', default: false },
+    },
+  });
+  return {
+    screenshots: path.resolve(values.screenshots),
+    artifacts: values.artifacts === undefined ? undefined : path.resolve(values.artifacts),
+    headed: values.headed,
+    keepTmp: values['keep-tmp'],
+    verbose: values.verbose,
+  };
 }
 
 async function main() {
-  const o = parseArgs(process.argv.slice(2));
+  const o = parseOptions(process.argv.slice(2));
   const t0 = Date.now();
   if (!fs.existsSync(path.join(REPO, 'dist', 'extension.js'))) throw new Error('dist/extension.js is missing: run "npm run build" first');
   const ws = prepareWorkspace(path.join(__dirname, 'workspace'));

@@ -213,7 +213,7 @@ export function parseJson(result: CliResult): Json {
   try {
     return JSON.parse(result.stdout);
   } catch (e) {
-    throw new Error(`stdout is not one JSON document: ${(e as Error).message}\n--- stdout ---\n${result.stdout}\n--- stderr ---\n${result.stderr}`);
+    throw new Error(`stdout is not one JSON document: ${(e as Error).message}\n--- stdout ---\n${result.stdout}\n--- stderr ---\n${result.stderr}`, { cause: e });
   }
 }
 

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { MemorySink } from '../../../../src/core/audit/auditLog';
-import { RecordingConfirmer, nextToolsChanged, settings, useTestEnv, waitFor, withTimeout, type Any, loaded } from '../helpers';
+import { RecordingConfirmer, nextToolsChanged, settings, useTestEnv, withTimeout, type Any, loaded } from '../helpers';
 
 const CALL_KEYS = ['args', 'confirmedBy', 'definitionHash', 'durationMs', 'isError', 'kind', 'name', 'outcome', 'result', 'role', 'server', 'tool', 'ts'];
 

@@ -4,8 +4,6 @@
  */
 import * as assert from 'node:assert/strict';
 import type { ConfirmationAnswer } from '../../../../src/core/calls/confirmer';
-import { ConfirmationPolicy } from '../../../../src/core/policy/confirmationPolicy';
-import { SessionApprovals } from '../../../../src/core/policy/sessionApprovals';
 import { basicServer, InMemoryServers } from '../../../fixtures/inMemoryServers';
 import { memoryHostOptions, RecordingConfirmer, role, settings, sleep, useTestEnv, waitFor } from '../helpers';
 

@@ -4,7 +4,7 @@
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { ConnectionState } from '../../../../src/core/mcp/connectionState';
+import type { ConnectionState } from '../../../../src/core/mcp/connectionState';
 import { childPidsOf, descendantPidsOf, fixturePath, isProcessAlive } from '../../../fixtures/fixtureServers';
 import { settings, sleep, stateKind, useTestEnv, waitFor, waitForState, type Any, loaded } from '../helpers';
 
@@ -19,7 +19,7 @@ describe('McpHost: lifecycle', function () {
       settings: settings({ servers: [env.stdio('crashy', 'crashy')], autoApprove: ['*/*'] }),
       backoff: { initialDelayMs: 50, maxDelayMs: 400, maxFailures: 3 },
     });
-    const pid1 = host.snapshot().server('crashy')?.pid!;
+    const pid1 = host.snapshot().server('crashy')!.pid!;
     const states: ConnectionState[] = [];
     host.onDidChangeServerState((e) => states.push(e.state));
 
@@ -48,7 +48,7 @@ describe('McpHost: lifecycle', function () {
     const host = await env.started({
       settings: settings({ servers: [env.stdio('crashy', 'crashy', { env: { FIXTURE_CRASH_AFTER_MS: '400' } })] }),
     });
-    const pid1 = host.snapshot().server('crashy')?.pid!;
+    const pid1 = host.snapshot().server('crashy')!.pid!;
     const restarting = (await waitForState(host, 'crashy', (s) => s.kind === 'restarting')) as Any;
     assert.match(restarting.reason, /exited \(code 5\)/);
     await waitForState(host, 'crashy', (s) => isConnected(s) && host.snapshot().server('crashy')?.pid !== pid1);
@@ -194,7 +194,7 @@ describe('McpHost: lifecycle', function () {
 
   it('stopServer ends the process and removes its tools; startServer brings them back', async () => {
     const host = await env.started({ settings: settings({ servers: [env.stdio('basic', 'basic'), env.stdio('slow', 'slow')] }) });
-    const pid = host.snapshot().server('basic')?.pid!;
+    const pid = host.snapshot().server('basic')!.pid!;
     await host.servers.stopServer('basic');
     assert.equal(stateKind(host, 'basic'), 'stopped');
     assert.equal(isProcessAlive(pid), false);

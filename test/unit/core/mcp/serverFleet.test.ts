@@ -76,7 +76,7 @@ describe('McpHost: applySettings and setRole', function () {
     await host.setRole('ops');
     assert.equal(host.snapshot().role, 'ops');
     assert.equal(stateKind(host, 'slow'), 'connected');
-    const slowPid = host.snapshot().server('slow')?.pid!;
+    const slowPid = host.snapshot().server('slow')!.pid!;
     assert.equal((await host.call({ name: 'slow__quick' })).modelText, 'quick');
     assert.equal(host.snapshot().server('basic')?.pid, basicPid, 'a server both roles use keeps running');
 

@@ -4,7 +4,6 @@
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { RolePolicy } from '../../../../src/core/policy/rolePolicy';
 import { RecordingConfirmer, role, settings, stateKind, useTestEnv, loaded } from '../helpers';
 
 describe('McpHost: role filter', function () {

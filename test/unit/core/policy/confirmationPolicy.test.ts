@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { ConfirmationPolicy } from '../../../../src/core/policy/confirmationPolicy';
 import { SessionApprovals } from '../../../../src/core/policy/sessionApprovals';
-import { role, settings } from '../helpers';
+import { role } from '../helpers';
 
 describe('ConfirmationPolicy and SessionApprovals (pure)', () => {
   it('ask by default; autoApprove (global or role) lets a call run; confirm always wins', () => {

@@ -6,8 +6,6 @@ import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { assignToolNames } from '../../../../src/core/tools/assignToolNames';
-import { candidateName, MAX_TOOL_NAME, sanitizeNamePart, stableHash } from '../../../../src/core/tools/toolNaming';
-import { ToolRegistry } from '../../../../src/core/tools/toolRegistry';
 import { LONG_TOOL, MODEL_NAME } from '../helpers';
 
 const tool = (name: string, description = `tool ${name}`): Tool => ({ name, description, inputSchema: { type: 'object' } });

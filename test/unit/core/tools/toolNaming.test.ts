@@ -4,16 +4,10 @@
  */
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { assignToolNames } from '../../../../src/core/tools/assignToolNames';
 import { candidateName, MAX_TOOL_NAME, sanitizeNamePart, stableHash } from '../../../../src/core/tools/toolNaming';
-import { ToolRegistry } from '../../../../src/core/tools/toolRegistry';
 import { LONG_TOOL, MODEL_NAME } from '../helpers';
 
-const tool = (name: string, description = `tool ${name}`): Tool => ({ name, description, inputSchema: { type: 'object' } });
-const tools = (...names: string[]) => names.map((n) => tool(n));
 const sha6 = (s: string) => createHash('sha256').update(s).digest('hex').slice(0, 6);
-const names = (r: ReturnType<typeof assignToolNames>) => Object.fromEntries(r.tools.map((t) => [t.name, `${t.server}/${t.tool.name}`]));
 
 describe('toolNaming', () => {
   it('prefix mode is <server>__<tool>; reject mode keeps the bare name', () => {

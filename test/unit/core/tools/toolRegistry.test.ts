@@ -3,17 +3,12 @@
  * depend on which server connected first.
  */
 import * as assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { assignToolNames } from '../../../../src/core/tools/assignToolNames';
-import { candidateName, MAX_TOOL_NAME, sanitizeNamePart, stableHash } from '../../../../src/core/tools/toolNaming';
 import { ToolRegistry } from '../../../../src/core/tools/toolRegistry';
 import { LONG_TOOL, MODEL_NAME } from '../helpers';
 
 const tool = (name: string, description = `tool ${name}`): Tool => ({ name, description, inputSchema: { type: 'object' } });
 const tools = (...names: string[]) => names.map((n) => tool(n));
-const sha6 = (s: string) => createHash('sha256').update(s).digest('hex').slice(0, 6);
-const names = (r: ReturnType<typeof assignToolNames>) => Object.fromEntries(r.tools.map((t) => [t.name, `${t.server}/${t.tool.name}`]));
 
 describe('ToolRegistry', () => {
   const a = tools('search', 'get.data', LONG_TOOL);
