@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import type { HostSettings, SettingsProblem } from '../core/settings/hostSettings';
-import { parseSettings, settingPath } from '../core/settings/parseSettings';
+import { parseSettings } from '../core/settings/parseSettings';
+import { settingPath } from '../core/settings/settingPath';
 import { readWorkspaceSettings, SettingsFileError } from '../core/settings/settingsFile';
 import { CliError, ExitCode } from './exitCodes';
 

@@ -1,9 +1,8 @@
 import * as path from 'node:path';
 import type { ServerSettings } from './hostSettings';
-import { checkHttpUrl, settingPath, type PathSegment } from './parseSettings';
+import { checkHttpUrl } from './checkHttpUrl';
+import { settingPath, type PathSegment } from './settingPath';
 import { redactSecrets } from './redactSecrets';
-
-export { redactSecrets } from './redactSecrets';
 
 /**
  * Resolves `${workspaceFolder}`, `${env:NAME}` and `${secret:NAME}` in one server's settings,

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import type { SettingsProblem } from './hostSettings';
-import { SETTINGS_SECTION } from './parseSettings';
+import { SETTINGS_SECTION } from './settingPath';
 
 /** The settings file cannot be used at all (missing, unreadable, not JSONC). The CLI maps it to exit code 2. */
 export class SettingsFileError extends Error {

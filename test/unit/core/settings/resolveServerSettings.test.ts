@@ -1,15 +1,14 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import type { RemoteServerSettings, ServerSettings, StdioServerSettings } from '../../../src/core/settings/hostSettings';
-import { parseSettings } from '../../../src/core/settings/parseSettings';
-import { redactSecrets } from '../../../src/core/settings/redactSecrets';
+import type { RemoteServerSettings, ServerSettings, StdioServerSettings } from '../../../../src/core/settings/hostSettings';
+import { parseSettings } from '../../../../src/core/settings/parseSettings';
 import {
   type ResolvedServer,
   type SecretResolver,
   type VariableContext,
   envSecretResolver,
   resolveServerSettings,
-} from '../../../src/core/settings/resolveServerSettings';
+} from '../../../../src/core/settings/resolveServerSettings';
 
 const WS = path.resolve('/work/space');
 const TOKEN = 'tok-3f9a1c77e2b4d0aa';
@@ -199,29 +198,5 @@ describe('envSecretResolver', () => {
     const s = server('kb', { type: 'http', url: 'https://x/mcp', headers: { Authorization: 'Bearer ${secret:KB_TOKEN}' } });
     const r = ok(await resolveServerSettings(s, { env: {}, secrets: envSecretResolver({ MCP_HOST_SECRET_KB_TOKEN: TOKEN }) }));
     assert.equal((r.server as RemoteServerSettings).headers.Authorization, `Bearer ${TOKEN}`);
-  });
-});
-
-describe('redactSecrets', () => {
-  it('replaces every occurrence of each secret', () => {
-    assert.equal(redactSecrets(`a ${TOKEN} b ${TOKEN}`, [TOKEN]), 'a [secret] b [secret]');
-  });
-
-  it('ignores values shorter than 4 characters', () => {
-    assert.equal(redactSecrets('abc abcd', ['abc', 'abcd']), 'abc [secret]');
-  });
-
-  it('replaces the longer secret first when one contains another', () => {
-    assert.equal(redactSecrets('x secret-long y secret', ['secret', 'secret-long']), 'x [secret] y [secret]');
-  });
-
-  it('catches JSON-escaped and URL-encoded forms', () => {
-    const s = 'p@ss"w/rd\\1';
-    assert.equal(redactSecrets(JSON.stringify({ h: s }), [s]), '{"h":"[secret]"}');
-    assert.equal(redactSecrets(`https://x/?k=${encodeURIComponent(s)}`, [s]), 'https://x/?k=[secret]');
-  });
-
-  it('returns the text unchanged without secrets', () => {
-    assert.equal(redactSecrets('nothing', []), 'nothing');
   });
 });

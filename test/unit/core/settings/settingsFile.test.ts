@@ -2,8 +2,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { parseSettings } from '../../../src/core/settings/parseSettings';
-import { SettingsFileError, readWorkspaceSettings } from '../../../src/core/settings/settingsFile';
+import { parseSettings } from '../../../../src/core/settings/parseSettings';
+import { SettingsFileError, readWorkspaceSettings } from '../../../../src/core/settings/settingsFile';
 
 describe('readWorkspaceSettings', () => {
   let dir: string;

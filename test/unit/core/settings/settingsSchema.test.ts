@@ -1,0 +1,11 @@
+import * as assert from 'node:assert/strict';
+import { KNOWN_SETTING_KEYS } from '../../../../src/core/settings/settingsSchema';
+
+describe('settingsSchema', () => {
+  it('exports the known setting keys', () => {
+    assert.deepEqual(
+      [...KNOWN_SETTING_KEYS].sort(),
+      ['activeRole', 'audit.path', 'autoApprove', 'confirm', 'maxResultChars', 'maxToolRounds', 'roles', 'servers', 'timeoutMs', 'toolNames'],
+    );
+  });
+});
