@@ -86,8 +86,10 @@ export class HostOAuthProvider implements OAuthClientProvider {
     };
   }
 
-  state(): string {
-    if (!this.interaction) throw new SignInRequiredError(this.serverUrl);
+  async state(): Promise<string> {
+    // auth() asks for the state just before building the authorization URL: the point where an
+    // idle provider stops.
+    if (!this.interaction) throw new SignInRequiredError(this.serverUrl, await this.currentIssuer());
     return this.interaction.state;
   }
 
