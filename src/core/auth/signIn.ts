@@ -57,7 +57,7 @@ function describeOutcome(outcome: Exclude<RedirectOutcome, { kind: 'code' }>): S
     case 'aborted':
       return { kind: 'cancelled', reason: 'the sign-in was cancelled' };
     case 'timeout':
-      return { kind: 'cancelled', reason: `no answer from the browser within ${Math.round(outcome.afterMs / 1000)} s` };
+      return { kind: 'cancelled', reason: `no answer from the browser within ${outcome.afterMs >= 1000 ? `${Math.round(outcome.afterMs / 1000)} s` : `${outcome.afterMs} ms`}` };
     case 'stateMismatch':
       return { kind: 'failed', reason: 'the redirect carried a different state than the one sent (possibly forged); sign-in stopped' };
     case 'error':
