@@ -63,19 +63,35 @@ export interface ToolView {
   readonly problem?: NamingProblem;
 }
 
+/** What the snapshot keeps of one connection: values of the moment, never the live object. */
+export interface ConnectionFacts {
+  readonly name: string;
+  readonly settings: ServerSettings;
+  readonly state: ConnectionState;
+  readonly tools: readonly Tool[];
+  readonly pid?: number;
+  readonly transportKind?: TransportKind;
+  readonly history: readonly ToolsChangedEvent[];
+}
+
+export function connectionFacts(c: ServerConnection, history: readonly ToolsChangedEvent[]): ConnectionFacts {
+  return { name: c.name, settings: c.settings, state: c.state, tools: c.tools, pid: c.pid, transportKind: c.transportKind, history: [...history] };
+}
+
 export interface SnapshotSources {
   readonly settings: HostSettings;
   readonly policies: PolicySet;
   readonly trusted: boolean;
-  readonly connections: readonly ServerConnection[];
+  readonly connections: readonly ConnectionFacts[];
+  /** Immutable: the registry replaces its arrays on every change. */
   readonly entries: readonly RegistryEntry[];
   readonly problems: readonly NamingProblem[];
-  readonly history: (server: string) => readonly ToolsChangedEvent[];
 }
 
 /**
  * The read model of the host at one moment: what the tree, the status bar, the chat's slash
- * commands and the CLI's JSON views show. Parts are computed on first use.
+ * commands and the CLI's JSON views show. Its inputs are captured when it is made; the derived
+ * parts are computed on first use.
  */
 export class HostSnapshot {
   readonly role: string | undefined;
@@ -130,7 +146,7 @@ export class HostSnapshot {
         visibleToolCount: visible.get(c.name) ?? 0,
         ...(c.pid !== undefined && ConnectionState.isRunning(s) ? { pid: c.pid } : {}),
         ...(c.transportKind && ConnectionState.isConnected(s) ? { transport: c.transportKind } : {}),
-        history: [...this.src.history(c.name)],
+        history: c.history,
       };
     }));
   }

@@ -11,7 +11,7 @@ import { recordToolListChange } from '../tools/toolListLog';
 import { ToolRegistry, type ToolsChangedEvent } from '../tools/toolRegistry';
 import { DisposableStore, Emitter, type Event } from '../util/event';
 import { nullLogger } from '../util/logger';
-import { HostSnapshot } from './hostSnapshot';
+import { connectionFacts, HostSnapshot } from './hostSnapshot';
 import { CLIENT_INFO, type McpHostOptions } from './mcpHostOptions';
 
 export type { ServerStateEvent } from '../mcp/serverFleet';
@@ -88,10 +88,9 @@ export class McpHost {
       settings: this._settings,
       policies: this.policies.current,
       trusted: this.trusted,
-      connections: this.fleet.all(),
+      connections: this.fleet.all().map((c) => connectionFacts(c, this.registry.history(c.name))),
       entries: this.registry.entries(),
       problems: this.registry.problems(),
-      history: (s) => this.registry.history(s),
     }));
   }
 

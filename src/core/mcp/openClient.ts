@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { ClientCapabilities, Implementation } from '@modelcontextprotocol/sdk/types.js';
+import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerSettings } from '../settings/hostSettings';
+import { mergeCapabilities, type ClientFeature } from './clientFeature';
 import { withTimeout } from '../util/withTimeout';
 import type { ServerTransport, TransportFactory, TransportHooks } from './serverTransport';
 
@@ -14,7 +15,8 @@ export interface OpenedClient {
 export interface OpenClientOptions extends TransportHooks {
   readonly factory: TransportFactory;
   readonly clientInfo: Implementation;
-  readonly capabilities?: ClientCapabilities;
+  /** Capabilities and handlers the host adds to the client (elicitation, sampling, roots, ...). */
+  readonly features?: readonly ClientFeature[];
   readonly timeoutMs: number;
   /** Called with each transport before it connects, so the caller can reap it if the attempt is abandoned. */
   readonly onTransport: (t: ServerTransport) => void;
@@ -35,7 +37,7 @@ async function attempt(server: ServerSettings, o: OpenClientOptions): Promise<Op
   let transport = o.factory.create(server, o);
   for (;;) {
     try {
-      return await initialize(transport, o);
+      return await initialize(server, transport, o);
     } catch (e) {
       const next = o.factory.fallback?.(server, transport, e, o);
       if (!next) throw e;
@@ -45,7 +47,7 @@ async function attempt(server: ServerSettings, o: OpenClientOptions): Promise<Op
   }
 }
 
-async function initialize(st: ServerTransport, o: OpenClientOptions): Promise<OpenedClient> {
+async function initialize(server: ServerSettings, st: ServerTransport, o: OpenClientOptions): Promise<OpenedClient> {
   const transport = st.transport;
   let protocolVersion: string | undefined;
   const original = transport.setProtocolVersion?.bind(transport);
@@ -54,7 +56,9 @@ async function initialize(st: ServerTransport, o: OpenClientOptions): Promise<Op
     original?.(v);
   };
   o.onTransport(st);
-  const client = new Client(o.clientInfo, { capabilities: o.capabilities ?? {} });
+  const features = o.features ?? [];
+  const client = new Client(o.clientInfo, { capabilities: mergeCapabilities(features) });
+  for (const f of features) f.install(client, server);
   try {
     await client.connect(transport, { timeout: o.timeoutMs });
   } catch (e) {

@@ -178,6 +178,7 @@ export class ServerConnection {
       const opened = await openClient(resolved.server, {
         factory: this.options.transports,
         clientInfo: this.options.clientInfo,
+        features: this.options.features,
         timeoutMs: settings.connectTimeoutMs,
         onStderrLine: (line) => this.stderr.push(this.redact(line)),
         onFallback: (reason) => this.options.logger.info(`[${this.name}] ${reason}`),

@@ -2,6 +2,7 @@ import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerSettings } from '../settings/hostSettings';
 import type { ResolvedServer } from '../settings/resolveServerSettings';
 import type { Logger } from '../util/logger';
+import type { ClientFeature } from './clientFeature';
 import type { BackoffPolicy } from './restartBackoff';
 import type { TransportFactory } from './serverTransport';
 
@@ -12,6 +13,8 @@ export interface ServerConnectionOptions {
   readonly transports: TransportFactory;
   readonly logger: Logger;
   readonly clientInfo: Implementation;
+  /** Capabilities and handlers added to every client (elicitation, sampling, roots, ...). */
+  readonly features?: readonly ClientFeature[];
   readonly backoff?: BackoffPolicy;
   /** A connection that stays up this long resets the count of consecutive failures. */
   readonly stableAfterMs?: number;

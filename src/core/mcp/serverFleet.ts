@@ -8,6 +8,7 @@ import type { Logger } from '../util/logger';
 import { ConnectionState } from './connectionState';
 import type { BackoffPolicy } from './restartBackoff';
 import { ServerConnection } from './serverConnection';
+import type { ClientFeature } from './clientFeature';
 import type { TransportFactory } from './serverTransport';
 
 export interface ServerStateEvent {
@@ -25,6 +26,7 @@ export interface ServerFleetOptions {
   readonly transports: TransportFactory;
   readonly logger: Logger;
   readonly clientInfo: Implementation;
+  readonly features?: readonly ClientFeature[];
   readonly backoff?: BackoffPolicy;
   /** Whether servers may run at all (workspace trust). */
   readonly trusted: () => boolean;
@@ -189,6 +191,7 @@ export class ServerFleet implements ServerControl {
       transports: o.transports,
       logger: o.logger,
       clientInfo: o.clientInfo,
+      features: o.features,
       backoff: o.backoff,
     });
     const listeners = new DisposableStore();
