@@ -148,6 +148,8 @@ describe('faults: what a server says', function () {
       missingName: [GOOD, { description: 'a tool without a name', inputSchema: OBJ }],
       descriptionNumber: [GOOD, { name: 'bad', description: 42, inputSchema: OBJ }],
       badOutputSchema: [GOOD, { name: 'bad', inputSchema: OBJ, outputSchema: { type: 'object', properties: 5 } }],
+      // Passes the SDK's zod schema, but the SDK's ajv cannot compile it (listTools compiles every outputSchema).
+      uncompilableOutputSchema: [GOOD, { name: 'bad', inputSchema: OBJ, outputSchema: { type: 'object', properties: { a: { type: 'bogus' } } } }],
       duplicate: [GOOD, { ...GOOD, description: 'the second definition' }],
       slash: [GOOD, tool('a/b')],
       odd: [GOOD, tool('ünïcødé tool 🚀'), tool('x'.repeat(200)), tool('with space'), tool('dots.and:colons')],
@@ -196,6 +198,9 @@ describe('faults: what a server says', function () {
       assert.ok(exposed('descriptionNumber').includes('good'));
     });
     itOpen('an outputSchema that is not a valid schema: the other tools stay, the bad one is reported', async () => assertBadDropped('badOutputSchema', /"bad"/));
+    itOpen('an outputSchema that cannot be compiled: the other tools stay, the bad one is reported', async () =>
+      assertBadDropped('uncompilableOutputSchema', /"bad"/),
+    );
 
     it('a duplicate tool name: the first definition is used, with a warning', async () => {
       assert.equal(view('duplicate').state, 'connected');
