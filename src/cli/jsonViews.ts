@@ -141,7 +141,7 @@ export function serverStateEvent(e: ServerStateEvent, snapshot: HostSnapshot): R
 
 /** The change restricted to tools the active role may see; undefined when nothing of it is visible. */
 export function toolsChangedEvent(e: ToolsChangedEvent, snapshot: HostSnapshot): Record<string, unknown> | undefined {
-  const allowed = (tool: string) => snapshot.tool(e.server, tool)?.visible ?? false;
+  const allowed = (tool: string) => snapshot.allows(e.server, tool);
   const added = e.added.filter(allowed);
   const removed = e.removed.filter(allowed);
   const changed = e.changed.filter((c) => allowed(c.tool));

@@ -174,6 +174,11 @@ export class HostSnapshot {
     return t ? this.view(server, t) : undefined;
   }
 
+  /** Whether the active role may see a tool of this name, whether or not the server lists it now. */
+  allows(server: string, tool: string): boolean {
+    return this.src.policies.allows(server, tool);
+  }
+
   /** Why tools are not loaded under names of their own. */
   get problems(): readonly NamingProblem[] {
     return this.src.problems;
