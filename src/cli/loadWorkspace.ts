@@ -39,12 +39,9 @@ export function loadWorkspace(dirArg: string | undefined, role: string | undefin
   return workspace;
 }
 
-/** Names of the roles that loaded, without the fail-closed placeholder parseSettings adds for a bad activeRole. */
-export function usableRoleNames(workspace: Pick<Workspace, 'settings' | 'problems'>): string[] {
-  const placeholder = workspace.problems.some((p) => p.setting === 'mcpHost.activeRole' && p.severity === 'error')
-    ? workspace.settings.activeRole
-    : undefined;
-  return workspace.settings.roles.map((r) => r.name).filter((n) => n !== placeholder);
+/** Names of the roles that loaded (an invalid role is reported as a problem and is not among them). */
+export function usableRoleNames(workspace: Pick<Workspace, 'settings'>): string[] {
+  return workspace.settings.roles.map((r) => r.name);
 }
 
 function checkRole(workspace: Workspace, role: string, raw: Record<string, unknown>): void {
