@@ -4,7 +4,7 @@ import type { ServerConnection } from '../mcp/serverConnection';
 import type { TransportKind } from '../mcp/serverTransport';
 import type { PolicySet } from '../policy/activePolicies';
 import type { ConfirmationRule } from '../policy/confirmationPolicy';
-import type { HostSettings, RoleSettings, ServerSettings } from '../settings/hostSettings';
+import type { HostSettings, RoleSettings, ServerSettings, ToolBudgetSettings } from '../settings/hostSettings';
 import type { NamingProblem } from '../tools/assignToolNames';
 import type { ExposedTool } from '../tools/exposedTool';
 import type { RegistryEntry, ToolsChangedEvent } from '../tools/toolRegistry';
@@ -172,6 +172,11 @@ export class HostSnapshot {
   tool(server: string, tool: string): ToolView | undefined {
     const t = this.entry(server, tool)?.tool ?? this.src.connections.find((x) => x.name === server)?.tools.find((x) => x.name === tool);
     return t ? this.view(server, t) : undefined;
+  }
+
+  /** How many tool definitions (and tokens) one model request of the active role may carry. */
+  get toolBudget(): ToolBudgetSettings {
+    return this.src.policies.toolBudget;
   }
 
   /** Whether the active role may see a tool of this name, whether or not the server lists it now. */
