@@ -8,7 +8,7 @@ let encoding: Encoding | undefined;
  * the encoding of OpenAI's current models, in pure JavaScript with its ranks in the package (no
  * download at run time). Loaded on first use (≈150 ms), so commands that count nothing skip it.
  */
-export const O200K_COUNTER: TokenCounter = {
+export const O200K_COUNTER: TokenCounter & { count(text: string): number } = {
   key: 'o200k_base',
   count(text: string): number {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
