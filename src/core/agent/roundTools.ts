@@ -57,7 +57,7 @@ export class RoundTools {
       return { tools: all, available: all.length, over: false, ...(total !== undefined ? { tokens: total } : {}) };
     }
     const name = freeName(all);
-    const search = new ToolSearch(all);
+    const search = ToolSearch.of(all);
     const draft = searchToolDefinition(name, 0, all.length);
     const reserved = counter ? await this.cache.count(counter.key, draft, counter.count) : 0;
     const chosen = selectWithinBudget(all, search.rank(this.options.query), this.discovered, budget, perTool, reserved);

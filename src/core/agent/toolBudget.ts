@@ -19,20 +19,32 @@ export function definitionText(def: ModelToolDefinition): string {
   return JSON.stringify({ name: def.name, description: def.description, parameters: def.inputSchema });
 }
 
-/** Remembers counts per tokenizer and definition text, so a request re-counts only changed tools. */
+/**
+ * Remembers counts per tokenizer and definition, so a request re-counts only changed tools. The
+ * schema objects come from the registry unchanged until a tool changes, so they are looked up by
+ * identity first (serialising 400 schemas per round would cost more than the ranking).
+ */
 export class TokenCountCache {
   private readonly counts = new Map<string, number>();
+  private readonly bySchema = new WeakMap<object, Map<string, number>>();
 
   constructor(private readonly maxEntries = 20_000) {}
 
   async count(key: string, def: ModelToolDefinition, countTokens: CountTokens): Promise<number> {
+    const short = `${key}\u0000${def.name}\u0000${def.description}`;
+    let perSchema = this.bySchema.get(def.inputSchema);
+    const known = perSchema?.get(short);
+    if (known !== undefined) return known;
     const text = definitionText(def);
     const id = `${key}\u0000${text}`;
-    const hit = this.counts.get(id);
-    if (hit !== undefined) return hit;
-    const n = await countTokens(text);
-    if (this.counts.size >= this.maxEntries) this.counts.clear();
-    this.counts.set(id, n);
+    let n = this.counts.get(id);
+    if (n === undefined) {
+      n = await countTokens(text);
+      if (this.counts.size >= this.maxEntries) this.counts.clear();
+      this.counts.set(id, n);
+    }
+    if (!perSchema) this.bySchema.set(def.inputSchema, (perSchema = new Map()));
+    perSchema.set(short, n);
     return n;
   }
 }
