@@ -58,6 +58,8 @@ export interface ToolView {
   /** The active role may see and call it. */
   readonly visible: boolean;
   readonly rule: ConfirmationRule;
+  /** Argument rules name this tool: depending on a call's arguments it may be denied or ask. */
+  readonly argumentRules?: boolean;
   readonly definitionHash?: string;
   /** Why it is not loaded under a name of its own. */
   readonly problem?: NamingProblem;
@@ -197,7 +199,8 @@ export class HostSnapshot {
       const problem = this.src.problems.find((x) => x.server === server && x.tool === listed.name);
       return { server, tool: listed, visible: false, rule: 'ask', ...(problem ? { problem } : {}) };
     }
-    return { server, tool: entry.tool, exposedName: entry.name, visible, rule: p.rule(server, listed.name), definitionHash: entry.definitionHash };
+    const ruled = p.argumentRules.covers(server, listed.name) ? { argumentRules: true } : {};
+    return { server, tool: entry.tool, exposedName: entry.name, visible, rule: p.rule(server, listed.name), ...ruled, definitionHash: entry.definitionHash };
   }
 
   private entry(server: string, tool: string): RegistryEntry | undefined {

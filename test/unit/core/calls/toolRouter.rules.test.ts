@@ -96,6 +96,8 @@ describe('McpHost: argument rules in the router', function () {
 
   it('rules run after validation: invalid arguments never reach a condition', async () => {
     const { host, confirmer } = await start(() => 'once');
+    assert.equal(host.snapshot().tool('payments', 'refund')?.argumentRules, true, 'the tree says rules apply');
+    assert.equal(host.snapshot().tool('files', 'read_file')?.argumentRules, undefined);
     const r = await host.call({ name: 'payments__refund', args: { amount: 'lots' } });
     assert.equal(r.outcome, 'invalidArgs');
     assert.equal(r.rule, undefined);
