@@ -36,7 +36,8 @@ export async function runCheck(o: CheckOptions, lifecycle: Lifecycle): Promise<n
     if (o.json) {
       printJson(report);
     } else {
-      printProblems(host.snapshot().problems);
+      // The registry's naming problems and the budget warning (settings problems were printed above).
+      printProblems(report.problems.slice(workspace.problems.length));
       writeStdout(formatCheckReport(report, workspace.dir));
     }
     return checkPassed(report) ? ExitCode.ok : ExitCode.failure;

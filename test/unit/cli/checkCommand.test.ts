@@ -89,6 +89,10 @@ describe('mcp-host check', function () {
     const text = await runCli(['check', '--workspace', ws, '--role', 'lean'], { timeoutMs: 60_000 });
     assert.equal(text.code, 0, describeRun(text));
     assert.match(text.stdout, /^Budget: {4}100 tools, [\d,]+ tokens of definitions \(o200k_base\) per request; limit 128 tools, 100,000 tokens; within budget$/m);
+    assert.equal(text.stderr, '', 'within budget: no warning');
+    const over = await runCli(['check', '--workspace', ws], { timeoutMs: 60_000 });
+    assert.match(over.stderr, /^mcp-host warning: mcpHost\.maxTools: role "all" has 400 tools \(\d+ tokens of definitions, o200k_base\), over the budget of 128 tools/m);
+    assert.match(over.stdout, /OVER: each request carries the most relevant tools plus search_tools/);
   });
 
   it('--role overrides mcpHost.activeRole; --role "" means no role', async () => {
