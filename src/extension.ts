@@ -6,6 +6,7 @@ import { OutputLogger } from './vscode/outputLogger';
 import { ProblemReporter } from './vscode/problemReporter';
 import { SERVERS_VIEW_ID, ServerTreeProvider } from './vscode/serverTreeProvider';
 import { RoleStatusBar } from './vscode/statusBar';
+import { ToolBudgetTally } from './vscode/toolBudgetTally';
 import { ToolDefinitionProvider } from './vscode/toolDefinitionProvider';
 
 let controller: HostController | undefined;
@@ -38,15 +39,22 @@ export function activate(context: vscode.ExtensionContext): McpHostTestApi | und
   context.subscriptions.push(c);
   const host = () => c.host;
 
-  const tree = new ServerTreeProvider(host, c.onDidChange);
+  const tally = new ToolBudgetTally(host, c.onDidChange, logger);
+  const treeChanges = (listener: () => void) => {
+    const a = c.onDidChange(listener);
+    const b = tally.onDidChange(listener);
+    return { dispose: () => (a.dispose(), b.dispose()) };
+  };
+  const tree = new ServerTreeProvider(host, treeChanges, () => tally.current());
   const definitions = new ToolDefinitionProvider(host, c.onDidChange);
   context.subscriptions.push(
+    tally,
     tree,
     vscode.window.createTreeView(SERVERS_VIEW_ID, { treeDataProvider: tree, showCollapseAll: true }),
     definitions,
     new RoleStatusBar(host, c.onDidChange),
     registerCommands({ controller: c, logger, tree, definitions, extensionId: context.extension.id }),
-    registerChatParticipant(c),
+    registerChatParticipant(c, tally),
   );
 
   c.start();

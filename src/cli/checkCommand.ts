@@ -1,3 +1,5 @@
+import { toModelTools } from '../core/agent/agentLoop';
+import { measureTools } from '../core/agent/toolBudget';
 import { buildCheckReport, checkPassed } from './checkReport';
 import { createHost } from './createHost';
 import { DenyingConfirmer } from './denyingConfirmer';
@@ -5,6 +7,7 @@ import { ExitCode } from './exitCodes';
 import { formatCheckReport } from './formatCheck';
 import type { Lifecycle } from './lifecycle';
 import { loadWorkspace } from './loadWorkspace';
+import { O200K_COUNTER } from './o200kTokenCounter';
 import { printJson, writeStdout } from './output';
 import type { CheckOptions } from './parseArgs';
 import { printProblems } from './printProblems';
@@ -12,7 +15,7 @@ import { createStderrLogger } from './stderrLogger';
 
 /**
  * `mcp-host check`: start the role's servers, wait until each settles, report servers, the role's
- * tools and all problems, stop everything.
+ * tools (with the tokens of their definitions against the role's budget) and all problems, stop everything.
  */
 export async function runCheck(o: CheckOptions, lifecycle: Lifecycle): Promise<number> {
   const workspace = loadWorkspace(o.workspace, o.role);
@@ -27,11 +30,14 @@ export async function runCheck(o: CheckOptions, lifecycle: Lifecycle): Promise<n
   );
   try {
     await host.start();
-    const report = buildCheckReport(host.snapshot(), workspace.problems);
+    const snapshot = host.snapshot();
+    const measure = await measureTools(toModelTools(snapshot.exposed), snapshot.toolBudget, O200K_COUNTER);
+    const report = buildCheckReport(snapshot, workspace.problems, measure, O200K_COUNTER.key);
     if (o.json) {
       printJson(report);
     } else {
-      printProblems(host.snapshot().problems);
+      // The registry's naming problems and the budget warning (settings problems were printed above).
+      printProblems(report.problems.slice(workspace.problems.length));
       writeStdout(formatCheckReport(report, workspace.dir));
     }
     return checkPassed(report) ? ExitCode.ok : ExitCode.failure;

@@ -29,7 +29,7 @@ export function formatCheckReport(report: CheckReport, workspaceDir: string): st
     out.push(...table(['TOOL', 'SERVER', 'CONFIRM', 'DESCRIPTION'], rows));
     out.push('(CONFIRM: auto = runs without asking by the host\'s policy; ask = the user must confirm)');
   }
-  out.push('');
+  out.push('', budgetLine(report.budget), '');
 
   const started = report.servers.filter((s) => s.state !== 'disabled');
   const connected = started.filter((s) => s.state === 'connected').length;
@@ -41,6 +41,14 @@ export function formatCheckReport(report: CheckReport, workspaceDir: string): st
     : 'no problems';
   out.push(`${verdict}: ${connected} of ${plural(started.length, 'started server')} connected, ${plural(report.tools.length, 'tool')} for the role, ${problemText}.`);
   return out.join('\n') + '\n';
+}
+
+/** "Budget: 400 tools, 41,600 tokens (o200k_base); limit 128 tools, no token limit: OVER, …". */
+export function budgetLine(b: CheckReport['budget']): string {
+  const tokens = b.tokens !== null ? `, ${b.tokens.toLocaleString('en-US')} tokens of definitions (${b.tokenizer})` : '';
+  const limit = `limit ${b.maxTools} tools, ${b.maxToolTokens !== null ? `${b.maxToolTokens.toLocaleString('en-US')} tokens` : 'no token limit'}`;
+  const verdict = b.over ? 'OVER: each request carries the most relevant tools plus search_tools' : 'within budget';
+  return `Budget:    ${plural(b.tools, 'tool')}${tokens} per request; ${limit}; ${verdict}`;
 }
 
 function serverDetails(s: CheckReport['servers'][number]): string {

@@ -1,19 +1,22 @@
 import * as vscode from 'vscode';
-import { AgentLoop, type ResponseSink } from '../core/agent/agentLoop';
+import { AgentLoop, toModelTools, type ResponseSink } from '../core/agent/agentLoop';
+import { describeMeasure, measureTools } from '../core/agent/toolBudget';
 import type { AgentMessage } from '../core/agent/agentMessages';
 import { historyToMessages } from './chatHistory';
 import type { HostController } from './hostController';
 import { LmModelAdapter } from './lmModelAdapter';
+import { lmTokenCounter } from './lmTokenCounter';
 import { modelErrorMessage } from './modelErrorMessage';
 import { toTurnMetadata } from './roundMetadata';
 import { SLASH_COMMANDS, parseRoleArgument, roleLabel, rolesMarkdown, serversMarkdown, toolsMarkdown } from './slashCommands';
+import type { ToolBudgetTally } from './toolBudgetTally';
 
 export const PARTICIPANT_ID = 'mcpHost.agent';
 const JUSTIFICATION = 'MCP Host answers @mcp requests with the MCP tools of the active role.';
 
 /** The `@mcp` chat participant: slash commands for roles, tools and servers; otherwise the agent loop. */
-export function registerChatParticipant(controller: HostController): vscode.Disposable {
-  const handler = new McpChatHandler(controller);
+export function registerChatParticipant(controller: HostController, tally?: ToolBudgetTally): vscode.Disposable {
+  const handler = new McpChatHandler(controller, tally);
   const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, (request, context, stream, token) =>
     handler.handle(request, context, stream, token),
   );
@@ -52,7 +55,10 @@ export class ChatResponseSink implements ResponseSink {
 class McpChatHandler {
   private readonly commands = new Set<string>(SLASH_COMMANDS);
 
-  constructor(private readonly controller: HostController) {}
+  constructor(
+    private readonly controller: HostController,
+    private readonly tally?: ToolBudgetTally,
+  ) {}
 
   async handle(
     request: vscode.ChatRequest,
@@ -64,7 +70,7 @@ class McpChatHandler {
       case 'role':
         return this.role(request, stream, token);
       case 'tools':
-        return this.tools(stream, token);
+        return this.tools(request, stream, token);
       case 'servers':
         return this.servers(stream, token);
       default:
@@ -106,14 +112,22 @@ class McpChatHandler {
     return { metadata: { command: 'role' } };
   }
 
-  private async tools(stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
+  private async tools(request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
     await this.waitForServers(stream, token);
     const snapshot = this.host.snapshot();
+    let budget: string | undefined;
+    try {
+      const counter = request.model ? { ...lmTokenCounter(request.model), cache: this.tally?.cache } : undefined;
+      const m = await measureTools(toModelTools(snapshot.exposed), snapshot.toolBudget, counter);
+      budget = `${describeMeasure(m)}${counter ? ` (tokens of the definitions, counted by ${request.model.name})` : ''}`;
+    } catch (e) {
+      this.controller.logger.debug(`/tools: tokens not counted: ${e instanceof Error ? e.message : String(e)}`);
+    }
     const tools = snapshot.exposed.map(({ entry, rule }) => ({ name: entry.name, server: entry.server, rule, description: entry.tool.description }));
     const notes = snapshot.servers
       .filter((s) => s.usedByRole && !s.connected)
       .map((s) => `Server \`${s.name}\` is ${s.description.replace(/[`*_]/g, '')}: its tools are missing.`);
-    stream.markdown(toolsMarkdown(snapshot.role, tools, notes));
+    stream.markdown(toolsMarkdown(snapshot.role, tools, notes, budget));
     return { metadata: { command: 'tools' } };
   }
 
@@ -159,7 +173,8 @@ class McpChatHandler {
     const onCancel = token.onCancellationRequested(() => abort.abort());
     if (token.isCancellationRequested) abort.abort();
     const sink = new ChatResponseSink(stream);
-    const loop = new AgentLoop(new LmModelAdapter(model, JUSTIFICATION), host, sink, host.settings.maxToolRounds);
+    this.tally?.useModel(model);
+    const loop = new AgentLoop(new LmModelAdapter(model, JUSTIFICATION), host, sink, host.settings.maxToolRounds, this.tally?.cache);
     try {
       const result = await loop.run(messages, abort.signal);
       logger.debug(`chat: ${result.rounds.length} tool round(s), ${result.stopReason}`);

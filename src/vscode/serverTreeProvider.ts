@@ -2,8 +2,10 @@ import * as vscode from 'vscode';
 import type { HostSnapshot } from '../core/host/hostSnapshot';
 import type { McpHost } from '../core/host/mcpHost';
 import type { Event } from '../core/util/event';
+import { budgetTreeNode } from './budgetTreeNode';
 import { descriptionChangeNodes, eventNodes, eventToolNodes } from './eventTreeItems';
 import { toTreeItem } from './treeItems';
+import type { RoleToolMeasure } from './toolBudgetTally';
 import type { DetailNode, ServerNode, TreeNode } from './treeNodes';
 
 export const SERVERS_VIEW_ID = 'mcpHost.servers';
@@ -19,6 +21,8 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   constructor(
     private readonly host: () => McpHost,
     onDidChange: Event<void>,
+    /** The active role's tools and tokens, shown as the first row. */
+    private readonly budget?: () => RoleToolMeasure | undefined,
   ) {
     this.subscription = onDidChange(() => this.scheduleRefresh());
   }
@@ -36,7 +40,11 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
 
   getChildren(node?: TreeNode): TreeNode[] {
     const snapshot = this.host().snapshot();
-    if (!node) return snapshot.servers.map((s): ServerNode => ({ kind: 'server', role: snapshot.role, ...s }));
+    if (!node) {
+      const measure = this.budget?.();
+      const servers = snapshot.servers.map((s): ServerNode => ({ kind: 'server', role: snapshot.role, ...s }));
+      return measure && measure.tools > 0 ? [budgetTreeNode(measure), ...servers] : servers;
+    }
     switch (node.kind) {
       case 'server':
         return this.serverChildren(snapshot, node.name);

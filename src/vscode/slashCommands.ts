@@ -45,8 +45,9 @@ export function rolesMarkdown(roles: readonly RoleSummary[], active: string | un
   return lines.join('\n');
 }
 
-export function toolsMarkdown(role: string | undefined, tools: readonly ToolSummary[], notes: readonly string[] = []): string {
+export function toolsMarkdown(role: string | undefined, tools: readonly ToolSummary[], notes: readonly string[] = [], budget?: string): string {
   const lines = [`Tools of ${roleLabel(role)}: ${tools.length}`, ''];
+  if (budget) lines.push(`Budget: ${escapeMarkdown(budget)}`, '');
   if (tools.length) {
     lines.push('| Tool | Server | Confirmation | Description |', '| --- | --- | --- | --- |');
     for (const t of tools) {

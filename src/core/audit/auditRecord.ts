@@ -1,3 +1,4 @@
+import type { RuleHit } from '../policy/argumentRules';
 import type { ChangedTool } from '../tools/toolListDiff';
 
 export type CallOutcome = 'ok' | 'isError' | 'timeout' | 'cancelled' | 'denied' | 'notFound' | 'invalidArgs' | 'error';
@@ -20,6 +21,8 @@ export interface CallAuditRecord {
   /** Summary of what the model was given, at most 1 KB. */
   readonly result: string;
   readonly definitionHash: string | null;
+  /** The argument rule that decided the call: where it is written (with its index), its action, reason, any failure. */
+  readonly rule?: RuleHit;
 }
 
 export interface ToolsChangedAuditRecord {

@@ -4,7 +4,7 @@ import type { ServerConnection } from '../mcp/serverConnection';
 import type { TransportKind } from '../mcp/serverTransport';
 import type { PolicySet } from '../policy/activePolicies';
 import type { ConfirmationRule } from '../policy/confirmationPolicy';
-import type { HostSettings, RoleSettings, ServerSettings } from '../settings/hostSettings';
+import type { HostSettings, RoleSettings, ServerSettings, ToolBudgetSettings } from '../settings/hostSettings';
 import type { NamingProblem } from '../tools/assignToolNames';
 import type { ExposedTool } from '../tools/exposedTool';
 import type { RegistryEntry, ToolsChangedEvent } from '../tools/toolRegistry';
@@ -58,6 +58,8 @@ export interface ToolView {
   /** The active role may see and call it. */
   readonly visible: boolean;
   readonly rule: ConfirmationRule;
+  /** Argument rules name this tool: depending on a call's arguments it may be denied or ask. */
+  readonly argumentRules?: boolean;
   readonly definitionHash?: string;
   /** Why it is not loaded under a name of its own. */
   readonly problem?: NamingProblem;
@@ -174,6 +176,11 @@ export class HostSnapshot {
     return t ? this.view(server, t) : undefined;
   }
 
+  /** How many tool definitions (and tokens) one model request of the active role may carry. */
+  get toolBudget(): ToolBudgetSettings {
+    return this.src.policies.toolBudget;
+  }
+
   /** Whether the active role may see a tool of this name, whether or not the server lists it now. */
   allows(server: string, tool: string): boolean {
     return this.src.policies.allows(server, tool);
@@ -192,7 +199,8 @@ export class HostSnapshot {
       const problem = this.src.problems.find((x) => x.server === server && x.tool === listed.name);
       return { server, tool: listed, visible: false, rule: 'ask', ...(problem ? { problem } : {}) };
     }
-    return { server, tool: entry.tool, exposedName: entry.name, visible, rule: p.rule(server, listed.name), definitionHash: entry.definitionHash };
+    const ruled = p.argumentRules.covers(server, listed.name) ? { argumentRules: true } : {};
+    return { server, tool: entry.tool, exposedName: entry.name, visible, rule: p.rule(server, listed.name), ...ruled, definitionHash: entry.definitionHash };
   }
 
   private entry(server: string, tool: string): RegistryEntry | undefined {

@@ -48,7 +48,7 @@ export class McpHost {
     const logger = options.logger ?? nullLogger;
     this._settings = options.settings;
     this.trusted = options.trusted ?? true;
-    this.policies = new ActivePolicies(options.settings, { role: options.role, timeoutMs: options.timeoutOverrideMs, assumeYes: options.assumeYes }, logger);
+    this.policies = new ActivePolicies(options.settings, { role: options.role, timeoutMs: options.timeoutOverrideMs, assumeYes: options.assumeYes, workspaceFolder: options.workspaceFolder }, logger);
     this.audit = new AuditLog(options.auditSinks ?? [], logger);
     this.audit.useFile(this.auditFile());
     this.onDidRecord = this.audit.onDidRecord;

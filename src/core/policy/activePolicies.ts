@@ -1,5 +1,6 @@
-import type { HostSettings, RoleSettings } from '../settings/hostSettings';
+import { DEFAULTS, type HostSettings, type RoleSettings, type ToolBudgetSettings } from '../settings/hostSettings';
 import type { Logger } from '../util/logger';
+import { ArgumentRules } from './argumentRules';
 import { ConfirmationPolicy, type ConfirmationRule } from './confirmationPolicy';
 import { RolePolicy } from './rolePolicy';
 import { SessionApprovals } from './sessionApprovals';
@@ -12,6 +13,8 @@ export interface PolicyOverrides {
   readonly timeoutMs?: number;
   /** `--yes`: calls that need confirmation run, recorded as confirmed by "flag". */
   readonly assumeYes?: boolean;
+  /** Not an override: the folder argument rules resolve relative paths against (`workspaceFolder`). */
+  readonly workspaceFolder?: string;
 }
 
 /**
@@ -22,6 +25,10 @@ export class PolicySet {
   readonly roleName: string | undefined;
   private readonly role: RolePolicy;
   private readonly confirmation: ConfirmationPolicy;
+  /** `mcpHost.rules` and the role's `rules`, compiled. */
+  readonly argumentRules: ArgumentRules;
+  /** How many tool definitions (and tokens of them) one model request may carry. */
+  readonly toolBudget: ToolBudgetSettings;
 
   constructor(
     private readonly settings: HostSettings,
@@ -38,6 +45,10 @@ export class PolicySet {
     this.roleName = role?.name;
     this.role = new RolePolicy(role, settings.servers);
     this.confirmation = new ConfirmationPolicy(settings, role);
+    this.argumentRules = new ArgumentRules([...(settings.rules ?? []), ...(role?.rules ?? [])], { workspaceFolder: overrides.workspaceFolder, role: role?.name }, logger);
+    const global = settings.toolBudget ?? { maxTools: DEFAULTS.maxTools };
+    const maxToolTokens = role?.maxToolTokens ?? global.maxToolTokens; // 0 = no limit
+    this.toolBudget = { maxTools: role?.maxTools ?? global.maxTools, ...(maxToolTokens ? { maxToolTokens } : {}) };
   }
 
   /** The role starts this (enabled) server. */

@@ -33,6 +33,34 @@ export interface RemoteServerSettings extends ServerCommon {
 
 export type ServerSettings = StdioServerSettings | RemoteServerSettings;
 
+export type RuleAction = 'allow' | 'confirm' | 'deny';
+
+/** One entry of `mcpHost.rules` or of a role's `rules`: a CEL condition over a call's arguments. */
+export interface RuleSettings {
+  /** `server/tool` globs the rule applies to. */
+  readonly tools: readonly string[];
+  /** CEL condition; undefined = every call of those tools. */
+  readonly when?: string;
+  readonly action: RuleAction;
+  readonly reason: string;
+  /** Where it was written, e.g. `mcpHost.roles.ops.rules[0]`: how messages and the audit name it. */
+  readonly setting: string;
+  /**
+   * Why the entry is invalid (bad shape, glob or condition), reported as a settings problem. A
+   * broken rule still applies, never looser than written: `deny` stays deny, anything else asks,
+   * for the tools it names (every tool when its `tools` are unusable).
+   */
+  readonly broken?: string;
+}
+
+/** How many tool definitions a request may carry. */
+export interface ToolBudgetSettings {
+  /** Default 128 (VS Code refuses requests with more tools). */
+  readonly maxTools: number;
+  /** Tokens of the definitions; undefined = no limit. */
+  readonly maxToolTokens?: number;
+}
+
 export interface RoleSettings {
   readonly name: string;
   readonly description?: string;
@@ -43,6 +71,12 @@ export interface RoleSettings {
   readonly exclude: readonly string[];
   readonly autoApprove: readonly string[];
   readonly confirm: readonly string[];
+  /** Argument rules of this role, after `mcpHost.rules`. */
+  readonly rules?: readonly RuleSettings[];
+  /** Overrides the global budget. */
+  readonly maxTools?: number;
+  /** 0 lifts a global limit. */
+  readonly maxToolTokens?: number;
 }
 
 export interface HostSettings {
@@ -58,6 +92,10 @@ export interface HostSettings {
   readonly maxToolRounds: number;
   readonly maxResultChars: number;
   readonly auditPath?: string;
+  /** `mcpHost.rules`: argument rules of every role. */
+  readonly rules?: readonly RuleSettings[];
+  /** `mcpHost.maxTools` / `mcpHost.maxToolTokens`: the budget of roles that set none, and of no role. */
+  readonly toolBudget?: ToolBudgetSettings;
 }
 
 export interface SettingsProblem {
@@ -75,6 +113,7 @@ export const DEFAULTS = {
   maxToolRounds: 10,
   maxResultChars: 50_000,
   toolNames: 'prefix' as ToolNamingMode,
+  maxTools: 128,
 } as const;
 
 export function emptySettings(): HostSettings {

@@ -4,6 +4,7 @@ import { isPlainObject } from './isPlainObject';
 import { parseAuditPath } from './parseAuditPath';
 import { parsePatternList } from './parsePatternList';
 import { parseRoles } from './parseRoles';
+import { parseRules } from './parseRules';
 import { parseScalar } from './parseScalar';
 import { parseServers } from './parseServers';
 import { SETTINGS_SECTION } from './settingPath';
@@ -41,6 +42,9 @@ export function parseSettings(raw: Record<string, unknown>): { settings: HostSet
   const autoApprove = parsePatternList(input, 'autoApprove', problems);
   const confirm = parsePatternList(input, 'confirm', problems);
   const auditPath = parseAuditPath(input, problems);
+  const rules = parseRules(input.rules, ['rules'], problems);
+  const maxTools = parseScalar(input, 'maxTools', schema.maxTools, DEFAULTS.maxTools, problems);
+  const maxToolTokens = parseScalar(input, 'maxToolTokens', schema.maxToolTokens, 0, problems, '0 (no limit)');
 
   const configuredRoles = new Set<string>();
   const roles = parseRoles(input.roles, problems, configuredServers, configuredRoles);
@@ -71,6 +75,8 @@ export function parseSettings(raw: Record<string, unknown>): { settings: HostSet
     maxToolRounds,
     maxResultChars,
     ...(auditPath !== undefined ? { auditPath } : {}),
+    ...(rules.length ? { rules } : {}),
+    ...(maxTools !== DEFAULTS.maxTools || maxToolTokens ? { toolBudget: { maxTools, ...(maxToolTokens ? { maxToolTokens } : {}) } } : {}),
   };
   warnUnreachablePatterns(settings, configuredServers, problems);
   return { settings, problems };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { maxToolsSchema, maxToolTokensSchema, RulesSchema } from './rulesSchema';
 import { EXPECTED, nonEmptyString, patternList } from './valueSchemas';
 
 /** `mcpHost.roles` and one role definition (see settingsSchema.ts for how the meta is used). */
@@ -26,6 +27,11 @@ export const RoleSchema = z.strictObject(
       default: [],
       markdownDescription: 'Tools of this role that always ask (`server/tool` globs); wins over every `autoApprove`.',
     }),
+    rules: RulesSchema.optional().meta({
+      markdownDescription: 'Argument rules of this role, applied after `#mcpHost.rules#` (same form: `tools`, `when`, `action`, `reason`).',
+    }),
+    maxTools: maxToolsSchema.optional(),
+    maxToolTokens: maxToolTokensSchema.optional(),
   },
   { error: EXPECTED.object },
 );

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULTS } from './hostSettings';
 import { RolesSchema } from './rolesSchema';
+import { maxToolsSchema, maxToolTokensSchema, RulesSchema } from './rulesSchema';
 import { ServersSchema } from './serversSchema';
 import { patternList, positiveInt } from './valueSchemas';
 
@@ -54,6 +55,14 @@ export const SettingsSchema = z.object({
     restricted: true,
     markdownDescription: 'Tools that always ask before running (`server/tool` globs), even when an `autoApprove` pattern matches.',
   }),
+  rules: RulesSchema.meta({
+    default: [],
+    restricted: true,
+    markdownDescription:
+      'Rules over the arguments of a call, for every role (a role adds its own `rules`). Each: `tools` (`server/tool` globs), `when` (a CEL condition over `args`, `server`, `tool`, `role`, `workspaceFolder`, e.g. `!isWithin(args.path, workspaceFolder)`), `action` (`allow`, `confirm` or `deny`) and `reason`. Precedence: deny > confirm > allow > `autoApprove`/`confirm`. A condition that fails on a call makes it ask.',
+  }),
+  maxTools: maxToolsSchema.meta({ default: DEFAULTS.maxTools }),
+  maxToolTokens: maxToolTokensSchema.meta({ default: 0 }),
   toolNames: z.enum(['prefix', 'reject'], { error: 'expected "prefix" or "reject"' }).meta({
     default: DEFAULTS.toolNames,
     enumDescriptions: [

@@ -188,6 +188,25 @@ async function main() {
       },
     },
     {
+      name: 'an argument rule: a short wait runs, a long one asks in a dialog that names the rule (no "for this session")',
+      fn: async () => {
+        ui.setScript(f.modelScript, [{ toolCalls: [{ name: 'basic__wait', input: { ms: 5 } }] }, { toolCalls: [{ name: 'basic__wait', input: { ms: 300 } }] }, { text: 'Waited twice.' }]);
+        const since = mark();
+        await ui.sendChat(page, '@mcp wait a little, then longer');
+        const box = await ui.waitForDialog(page);
+        const text = await box.innerText();
+        assert.match(text, /Asked because of rule mcpHost\.rules\[0\]: long waits/);
+        assert.match(text, /"ms": 300/);
+        const buttons = await box.locator('.monaco-button').allInnerTexts();
+        assert.ok(!buttons.some((b) => /Session/.test(b)), `buttons: ${buttons.join(', ')}`);
+        assert.deepStrictEqual(since().fixture.filter((l) => l.event === 'call').map((l) => l.args), [{ ms: 5 }], 'the short wait ran without asking');
+        await ui.clickDialogButton(page, 'Allow');
+        const recs = await ui.waitFor('two audit records', () => (auditCalls(since).length >= 2 ? auditCalls(since) : undefined), { describe: () => JSON.stringify(since()) });
+        assert.deepStrictEqual(recs.map((r) => [r.outcome, r.confirmedBy, r.rule && r.rule.setting]), [['ok', 'policy', undefined], ['ok', 'user', 'mcpHost.rules[0]']]);
+        await ui.waitForResponse(page, 'Waited twice.');
+      },
+    },
+    {
       name: '"@mcp /tools" lists the role\'s tools and whether each asks',
       fn: async () => {
         await ui.sendChat(page, '@mcp /tools');
