@@ -2,6 +2,7 @@ import type { HostSettings, RoleSettings } from '../settings/hostSettings';
 import type { Logger } from '../util/logger';
 import { ConfirmationPolicy, type ConfirmationRule } from './confirmationPolicy';
 import { RolePolicy } from './rolePolicy';
+import { ServerRequestPolicy } from './serverRequestPolicy';
 import { SessionApprovals } from './sessionApprovals';
 
 /** What the CLI's flags override for the whole run. */
@@ -20,6 +21,8 @@ export interface PolicyOverrides {
  */
 export class PolicySet {
   readonly roleName: string | undefined;
+  /** Which servers may ask the user (elicitation) or use the model (sampling). */
+  readonly requests: ServerRequestPolicy;
   private readonly role: RolePolicy;
   private readonly confirmation: ConfirmationPolicy;
 
@@ -38,6 +41,7 @@ export class PolicySet {
     this.roleName = role?.name;
     this.role = new RolePolicy(role, settings.servers);
     this.confirmation = new ConfirmationPolicy(settings, role);
+    this.requests = new ServerRequestPolicy(settings, this.roleName);
   }
 
   /** The role starts this (enabled) server. */

@@ -5,6 +5,8 @@
  * they are resolved per server right before it starts (see resolveServerSettings.ts).
  */
 
+import type { SamplingSettings, ServerRequestSettings } from './serverRequestSettings';
+
 export type ToolNamingMode = 'prefix' | 'reject';
 
 interface ServerCommon {
@@ -58,6 +60,10 @@ export interface HostSettings {
   readonly maxToolRounds: number;
   readonly maxResultChars: number;
   readonly auditPath?: string;
+  /** `mcpHost.elicitation`; unset: every server may ask (the user answers). */
+  readonly elicitation?: ServerRequestSettings;
+  /** `mcpHost.sampling`; unset: off. */
+  readonly sampling?: SamplingSettings;
 }
 
 export interface SettingsProblem {

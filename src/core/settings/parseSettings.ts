@@ -5,6 +5,7 @@ import { parseAuditPath } from './parseAuditPath';
 import { parsePatternList } from './parsePatternList';
 import { parseRoles } from './parseRoles';
 import { parseScalar } from './parseScalar';
+import { parseServerRequests } from './parseServerRequests';
 import { parseServers } from './parseServers';
 import { SETTINGS_SECTION } from './settingPath';
 import { settingsProblem } from './settingsProblem';
@@ -45,6 +46,8 @@ export function parseSettings(raw: Record<string, unknown>): { settings: HostSet
   const configuredRoles = new Set<string>();
   const roles = parseRoles(input.roles, problems, configuredServers, configuredRoles);
 
+  const { elicitation, sampling } = parseServerRequests(input, problems, configuredServers, configuredRoles);
+
   let activeRole: string | undefined;
   const rawActive = input.activeRole;
   if (rawActive !== undefined && rawActive !== null && typeof rawActive !== 'string') {
@@ -71,6 +74,8 @@ export function parseSettings(raw: Record<string, unknown>): { settings: HostSet
     maxToolRounds,
     maxResultChars,
     ...(auditPath !== undefined ? { auditPath } : {}),
+    ...(input.elicitation !== undefined ? { elicitation } : {}),
+    ...(input.sampling !== undefined ? { sampling } : {}),
   };
   warnUnreachablePatterns(settings, configuredServers, problems);
   return { settings, problems };

@@ -16,6 +16,8 @@ function config(values: Record<string, unknown>): ConfigurationLike & { asked: s
     maxToolRounds: 10,
     maxResultChars: 50000,
     'audit.path': '',
+    elicitation: { servers: ['*'] },
+    sampling: { servers: [] },
   };
   const merged = { ...defaults, ...values };
   const asked: string[] = [];
@@ -32,7 +34,20 @@ describe('settings reader', () => {
   it('reads every mcpHost.* key into the raw record parseSettings takes (no prefix, audit.path dotted)', () => {
     const c = config({});
     const raw = readRawSettings(c);
-    assert.deepEqual(c.asked, ['servers', 'roles', 'activeRole', 'autoApprove', 'confirm', 'toolNames', 'timeoutMs', 'maxToolRounds', 'maxResultChars', 'audit.path']);
+    assert.deepEqual(c.asked, [
+      'servers',
+      'roles',
+      'activeRole',
+      'autoApprove',
+      'confirm',
+      'toolNames',
+      'timeoutMs',
+      'maxToolRounds',
+      'maxResultChars',
+      'audit.path',
+      'elicitation',
+      'sampling',
+    ]);
     assert.deepEqual(raw, {
       servers: {},
       roles: {},
@@ -43,6 +58,8 @@ describe('settings reader', () => {
       timeoutMs: 20000,
       maxToolRounds: 10,
       maxResultChars: 50000,
+      elicitation: { servers: ['*'] },
+      sampling: { servers: [] },
     });
     const { settings, problems } = parseSettings(raw);
     assert.deepEqual(problems, []);
