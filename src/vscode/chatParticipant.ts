@@ -159,6 +159,9 @@ class McpChatHandler {
     const onCancel = token.onCancellationRequested(() => abort.abort());
     if (token.isCancellationRequested) abort.abort();
     const sink = new ChatResponseSink(stream);
+    // A server that asks the user (or samples) during a call shows in that call's progress.
+    this.controller.serverRequests.chatModel = model;
+    const asking = this.controller.serverRequests.onDidAsk((line) => sink.progress(line));
     const loop = new AgentLoop(new LmModelAdapter(model, JUSTIFICATION), host, sink, host.settings.maxToolRounds);
     try {
       const result = await loop.run(messages, abort.signal);
@@ -172,6 +175,7 @@ class McpChatHandler {
       return {};
     } finally {
       onCancel.dispose();
+      asking.dispose();
     }
   }
 }
