@@ -19,7 +19,7 @@ interface Open {
  */
 export class SessionRequests implements ElicitationPrompter, Sampler {
   private readonly open = new Map<string, Open>();
-  private count = 0;
+  private readonly counts = { elicitation: 0, sampling: 0 };
   private ended = false;
 
   constructor(
@@ -95,7 +95,7 @@ export class SessionRequests implements ElicitationPrompter, Sampler {
 
   private ask<T extends FormAnswer | UrlAnswer | SamplingDecision>(kind: Kind, signal: AbortSignal, ifEnded: T, event: object, form?: FormQuestion): Promise<T> {
     if (this.ended) return Promise.resolve(ifEnded);
-    const request = `${kind}-${++this.count}`;
+    const request = `${kind}-${++this.counts[kind]}`;
     return new Promise<T>((resolve) => {
       const onAbort = () => {
         if (!this.open.delete(request)) return;

@@ -1,4 +1,4 @@
-import { ErrorCode, McpError, type CreateMessageRequestParams, type CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type CreateMessageRequestParams, type CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
 import { summarize } from '../audit/redactArguments';
 import { messageText, type Sampler, type SamplingQuestion } from './sampler';
 import { ServerRequestRun, type Finish, type ServerRequestDeps } from './serverRequestRun';
@@ -67,6 +67,7 @@ export class SamplingHandler {
 
   private async fail(run: ServerRequestRun, finish: Finish, message: string, code: number = USER_REJECTED): Promise<never> {
     await run.finish(finish);
-    throw new McpError(code, message);
+    // The SDK sends `code` and `message` as the JSON-RPC error (an McpError would prefix "MCP error <code>:" to the text).
+    throw Object.assign(new Error(message), { code });
   }
 }
