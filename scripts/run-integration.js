@@ -7,8 +7,9 @@
  *   1. extension host  test/integration/extension/run.js  mocha in the extension host, scripted model
  *   2. untrusted       test/integration/untrusted/run.js  restricted mode: nothing starts, the tree says why
  *   3. UI              test/integration/ui/run.js         Playwright: tree, status bar, modal confirmations
+ *   4. UI requests     test/integration/ui-requests/run.js  Playwright: servers that ask (elicitation, sampling, roots)
  *
- *   node scripts/run-integration.js [--only extension,untrusted,ui] [--no-build] [--update-screenshots] [--verbose]
+ *   node scripts/run-integration.js [--only extension,untrusted,ui,ui-requests] [--no-build] [--update-screenshots] [--verbose]
  *
  * Builds the extension first (npm run build) when dist/extension.js is missing or older than src/.
  * The UI suite's screenshots go to a tmp folder, or to docs/screenshots with --update-screenshots.
@@ -27,6 +28,7 @@ const SUITES = [
   { id: 'extension', title: 'extension host', script: 'test/integration/extension/run.js' },
   { id: 'untrusted', title: 'untrusted workspace', script: 'test/integration/untrusted/run.js' },
   { id: 'ui', title: 'UI (Playwright)', script: 'test/integration/ui/run.js' },
+  { id: 'ui-requests', title: 'UI: servers that ask', script: 'test/integration/ui-requests/run.js' },
 ];
 
 function parseOptions(args) {
@@ -41,7 +43,7 @@ function parseOptions(args) {
     },
   });
   const only = values.only === undefined ? null : values.only.split(',').map((s) => s.trim()).filter(Boolean);
-  if (only) for (const id of only) if (!SUITES.some((s) => s.id === id)) throw new Error(`unknown suite "${id}" (extension, untrusted, ui)`);
+  if (only) for (const id of only) if (!SUITES.some((s) => s.id === id)) throw new Error(`unknown suite "${id}" (${SUITES.map((x) => x.id).join(', ')})`);
   return { only, build: !values['no-build'], updateScreenshots: !!values['update-screenshots'], verbose: !!values.verbose, help: !!values.help };
 }
 

@@ -1,5 +1,7 @@
 import type { Confirmer } from '../core/calls/confirmer';
-import { createHost } from './createHost';
+import { refusingSampler } from '../core/requests/sampler';
+import type { ServerRequestPorts } from '../core/requests/serverRequests';
+import { createHost, noAnswers } from './createHost';
 import { DenyingConfirmer } from './denyingConfirmer';
 import { ExitCode } from './exitCodes';
 import { callView } from './jsonViews';
@@ -10,6 +12,7 @@ import type { CallOptions } from './parseArgs';
 import { printProblems } from './printProblems';
 import { createStderrLogger } from './stderrLogger';
 import { TerminalConfirmer } from './terminalConfirmer';
+import { TerminalPrompter } from './terminalPrompter';
 
 /** Asking needs a person at a terminal: stdin to read the answer, stderr to show the question. */
 export function canAskOnTerminal(): boolean {
@@ -23,6 +26,12 @@ function chooseConfirmer(yes: boolean): Confirmer {
   return new DenyingConfirmer('there is no terminal to ask on (stdin and stderr are not both terminals)');
 }
 
+/** A server's questions are asked on a terminal; sampling needs a session driver (the CLI has no model). */
+function chooseServerRequests(tell: (line: string) => void): ServerRequestPorts {
+  if (!canAskOnTerminal()) return noAnswers(tell, 'there is no terminal to ask on');
+  return { elicitation: new TerminalPrompter(), sampler: refusingSampler('the CLI has no language model (sampling needs a driver in "mcp-host session")', tell) };
+}
+
 /**
  * `mcp-host call NAME`: start the role's servers, make one call through the host's router and
  * print what a model would be given (or the full result with --json).
@@ -30,6 +39,7 @@ function chooseConfirmer(yes: boolean): Confirmer {
 export async function runCall(o: CallOptions, lifecycle: Lifecycle): Promise<number> {
   const workspace = loadWorkspace(o.workspace, o.role);
   printProblems(workspace.problems);
+  const logger = createStderrLogger(o.verbose);
   const host = lifecycle.track(
     createHost(workspace, {
       role: o.role,
@@ -37,7 +47,8 @@ export async function runCall(o: CallOptions, lifecycle: Lifecycle): Promise<num
       timeoutMs: o.timeoutMs,
       yes: o.yes,
       confirmer: chooseConfirmer(o.yes),
-      logger: createStderrLogger(o.verbose),
+      serverRequests: chooseServerRequests((line) => logger.warn(line)),
+      logger,
     }),
   );
   try {

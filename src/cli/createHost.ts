@@ -1,6 +1,9 @@
 import * as path from 'node:path';
 import type { Confirmer } from '../core/calls/confirmer';
 import { McpHost } from '../core/host/mcpHost';
+import { decliningPrompter } from '../core/requests/elicitationPrompter';
+import { refusingSampler } from '../core/requests/sampler';
+import type { ServerRequestPorts } from '../core/requests/serverRequests';
 import { envSecretResolver } from '../core/settings/resolveServerSettings';
 import type { Logger } from '../core/util/logger';
 import type { Workspace } from './loadWorkspace';
@@ -15,6 +18,8 @@ export interface CliHostOptions {
   /** `--yes`. */
   readonly yes: boolean;
   readonly confirmer: Confirmer;
+  /** Who answers servers' questions and sampling requests; default: nobody (declined, with a warning). */
+  readonly serverRequests?: ServerRequestPorts;
   readonly logger: Logger;
   readonly cwd?: string;
   readonly env?: Record<string, string | undefined>;
@@ -22,7 +27,8 @@ export interface CliHostOptions {
 
 /**
  * The McpHost of a CLI command. The workspace counts as trusted: whoever runs the CLI in it chose
- * to. Secrets come from `MCP_HOST_SECRET_<NAME>` environment variables.
+ * to. Secrets come from `MCP_HOST_SECRET_<NAME>` environment variables. The roots offered to
+ * servers are the workspace folder (`--workspace`).
  */
 export function createHost(workspace: Workspace, o: CliHostOptions): McpHost {
   const env = o.env ?? process.env;
@@ -38,5 +44,14 @@ export function createHost(workspace: Workspace, o: CliHostOptions): McpHost {
     timeoutOverrideMs: o.timeoutMs,
     assumeYes: o.yes,
     trusted: true,
+    serverRequests: o.serverRequests ?? noAnswers((line) => o.logger.warn(line)),
   });
+}
+
+/** Nobody to answer: questions are declined and sampling refused, each with a line on stderr. */
+export function noAnswers(tell: (line: string) => void, why = 'nobody can answer here'): ServerRequestPorts {
+  return {
+    elicitation: decliningPrompter(why, tell),
+    sampler: refusingSampler(`${why} (sampling needs a driver in "mcp-host session")`, tell),
+  };
 }

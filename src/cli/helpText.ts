@@ -84,6 +84,12 @@ Confirmation: when stdin and stderr are both terminals, a call that needs confir
 stderr, showing the tool, its server, the arguments and the server's annotations (labelled as the
 server's own claims). Without a terminal such a call is denied unless --yes is given.
 
+Servers that ask (mcpHost.elicitation): on a terminal the server's question is shown (which server,
+its message, the call it belongs to) and each field is asked in turn (Enter keeps the default in
+brackets); a URL is shown in full and opened with $BROWSER (or printed) only after a yes. Without a
+terminal the question is declined. Sampling requests are refused: the CLI has no language model
+(a driver of "mcp-host session" can answer them). Roots: the --workspace folder.
+
 Outcomes: ok, isError, timeout, cancelled, denied, notFound, invalidArgs, error.
 Exit: 0 for ok, 1 for any other outcome, 2 for bad usage.
 
@@ -108,6 +114,13 @@ Requests:
   {"id":4,"op":"refresh","server"?:"name"}     → re-read tools/list; answers like "tools"
   {"id":5,"op":"role","name":"ops"|null}       → switch role (null or "" = no role); answers like
                                                   "servers". An unknown role is an error answer.
+  {"id":6,"op":"elicitation","request":"elicitation-1","action":"accept"|"decline"|"cancel",
+   "content"?:{…}}                             → answers the server's question (fields left out of
+                                                  "content" get their defaults); content that does not
+                                                  fit the form is an error answer and the question
+                                                  stays open. → {"id":6,"op":"elicitation","request","action"}
+  {"id":7,"op":"sampling","request":"sampling-1","action":"accept"|"decline"|"cancel",
+   "text"?:"…","model"?:"…","stopReason"?:"…"} → answers a sampling request (accept needs "text")
 A role switch waits for the calls already in flight; requests after it see the new role.
 A malformed line or a failing request is answered {"id":…|null,"error":"…"}; the session goes on.
 
@@ -115,10 +128,19 @@ Events, printed as they happen:
   {"event":"serverState","server","state","error"?,"reason"?,"toolCount"?}
   {"event":"toolsChanged","ts","server","added","removed","changed"}
       (server tool names; only tools the active role may see)
+  {"event":"elicitation","request","mode":"form","server","role","duringCall","message",
+   "requestedSchema","content"}      a server asks (content: the form's defaults, SEP-1034)
+  {"event":"elicitation","request","mode":"url","server","role","duringCall","message","url",
+   "elicitationId"}                  a server asks to open a URL (https, or http to this machine)
+  {"event":"sampling","request","server","role","duringCall","messages","systemPrompt"?,
+   "maxTokens","model"?}             a server wants a model completion (only servers that
+                                     mcpHost.sampling allows; no tool use)
+  {"event":"requestClosed","request","reason"}   a question ended unanswered (withdrawn, input ended)
 
 Confirmation: stdin is the protocol, so nothing is asked: a call that needs confirmation is
 denied unless --yes is given (then it runs and is audited with confirmedBy "flag").
-End of stdin waits for the calls in flight, stops every server and exits 0.
+Questions of servers that mcpHost.elicitation / mcpHost.sampling refuse never become events.
+End of stdin declines the open questions, waits for the calls in flight, stops every server, exits 0.
 
   --yes, -y       Allow calls that need confirmation (confirmedBy "flag").
   --audit FILE    Audit file (JSON lines) instead of mcpHost.audit.path.

@@ -10,17 +10,25 @@ import { printJsonLine } from './output';
 import type { SessionOptions } from './parseArgs';
 import { printProblems } from './printProblems';
 import { SessionHandler } from './sessionHandler';
+import { SessionRequests } from './sessionRequests';
 import { parseRequestLine } from './sessionProtocol';
 import { createStderrLogger } from './stderrLogger';
 
 /**
  * `mcp-host session`: a long-lived host driven by JSON lines on stdin. Requests run concurrently
- * and are answered as they finish; server-state and tool-list events are printed as they happen.
- * End of stdin waits for the requests in flight, stops the servers and exits 0.
+ * and are answered as they finish; server-state and tool-list events are printed as they happen,
+ * and so are the servers' questions (`elicitation`, `sampling` events) that the driver answers.
+ * End of stdin declines open questions, waits for the requests in flight, stops the servers, exits 0.
  */
 export async function runSession(o: SessionOptions, lifecycle: Lifecycle): Promise<number> {
   const workspace = loadWorkspace(o.workspace, o.role);
   printProblems(workspace.problems);
+  let printing = true;
+  const emit = (value: unknown) => {
+    if (printing) printJsonLine(value);
+  };
+  // The driver answers the servers' questions: each is an event, each answer an op.
+  const requests = new SessionRequests(emit);
   const host = lifecycle.track(
     createHost(workspace, {
       role: o.role,
@@ -29,14 +37,11 @@ export async function runSession(o: SessionOptions, lifecycle: Lifecycle): Promi
       yes: o.yes,
       // stdin is the protocol: nobody can be asked.
       confirmer: new DenyingConfirmer('a session cannot ask (stdin is the protocol)'),
+      serverRequests: { elicitation: requests, sampler: requests },
       logger: createStderrLogger(o.verbose),
     }),
   );
 
-  let printing = true;
-  const emit = (value: unknown) => {
-    if (printing) printJsonLine(value);
-  };
   const subscriptions: Disposable[] = [
     host.onDidChangeServerState((e) => emit(serverStateEvent(e, host.snapshot()))),
     host.onDidChangeToolList((e) => {
@@ -49,11 +54,12 @@ export async function runSession(o: SessionOptions, lifecycle: Lifecycle): Promi
   const inFlight = new Set<Promise<void>>();
   lifecycle.onSignal(() => {
     abort.abort();
+    requests.end();
     return Promise.all(inFlight);
   });
 
   const ready = host.start().then(() => printProblems(host.snapshot().problems));
-  const handler = new SessionHandler(host, workspace, ready, abort.signal);
+  const handler = new SessionHandler(host, workspace, ready, abort.signal, requests);
 
   const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity, terminal: false });
   rl.on('line', (line) => {
@@ -68,6 +74,8 @@ export async function runSession(o: SessionOptions, lifecycle: Lifecycle): Promi
     void work.finally(() => inFlight.delete(work));
   });
   await new Promise<void>((resolve) => rl.once('close', () => resolve()));
+  // Nobody is left to answer: open questions (and later ones) are declined, so calls can finish.
+  requests.end();
 
   try {
     await ready;

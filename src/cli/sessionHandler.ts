@@ -2,6 +2,7 @@ import type { McpHost } from '../core/host/mcpHost';
 import { callView, problemViews, serverViews, toolViews } from './jsonViews';
 import { usableRoleNames, type Workspace } from './loadWorkspace';
 import type { SessionRequest } from './sessionProtocol';
+import type { SessionRequests } from './sessionRequests';
 
 export type SessionAnswer = Record<string, unknown>;
 
@@ -24,11 +25,14 @@ export class SessionHandler {
     private readonly ready: Promise<unknown>,
     /** Aborted when the session ends by a signal: calls in flight are cancelled. */
     private readonly signal?: AbortSignal,
+    /** The servers' open questions (elicitation, sampling) that the driver answers. */
+    private readonly requests?: SessionRequests,
   ) {}
 
   async handle(request: SessionRequest): Promise<SessionAnswer> {
     try {
-      await this.ready;
+      // An answer to a server's question never waits: the call that asked may be what start-up waits for.
+      if (request.op !== 'elicitation' && request.op !== 'sampling') await this.ready;
       return { id: request.id, op: request.op, ...(await this.run(request)) };
     } catch (e) {
       return { id: request.id, error: e instanceof Error ? e.message : String(e) };
@@ -75,6 +79,10 @@ export class SessionHandler {
         await change;
         return this.servers();
       }
+      case 'elicitation':
+      case 'sampling':
+        if (!this.requests) throw new Error('this session has no open questions');
+        return this.requests.answer(request);
     }
   }
 

@@ -8,13 +8,28 @@ export type SessionRequest =
   | { readonly op: 'servers'; readonly id: RequestId }
   | { readonly op: 'call'; readonly id: RequestId; readonly name: string; readonly args?: unknown }
   | { readonly op: 'refresh'; readonly id: RequestId; readonly server?: string }
-  | { readonly op: 'role'; readonly id: RequestId; readonly name: string | null };
+  | { readonly op: 'role'; readonly id: RequestId; readonly name: string | null }
+  | ServerRequestAnswer;
+
+/** The driver's answer to an `elicitation` or `sampling` event (its `request` id). */
+export interface ServerRequestAnswer {
+  readonly op: 'elicitation' | 'sampling';
+  readonly id: RequestId;
+  readonly request: string;
+  readonly action: 'accept' | 'decline' | 'cancel';
+  /** elicitation (form) accept: the values; fields left out get their defaults. */
+  readonly content?: Record<string, unknown>;
+  /** sampling accept: the model's answer, the model's name, why it stopped. */
+  readonly text?: string;
+  readonly model?: string;
+  readonly stopReason?: string;
+}
 
 export type ParsedLine =
   | { readonly ok: true; readonly request: SessionRequest }
   | { readonly ok: false; readonly id: RequestId; readonly error: string };
 
-export const OPS = ['tools', 'servers', 'call', 'refresh', 'role'] as const;
+export const OPS = ['tools', 'servers', 'call', 'refresh', 'role', 'elicitation', 'sampling'] as const;
 
 const CALL_NEEDS_NAME = '"call" needs "name", the tool name (a non-empty string)';
 
@@ -25,6 +40,13 @@ const envelopeSchema = z.looseObject(
   },
   { error: (issue) => `expected a JSON object like {"id":1,"op":"tools"}, got ${kind(issue.input)}` },
 );
+
+/** `"request"` and `"action"` of an answer to a server's question. */
+const answerFields = (op: 'elicitation' | 'sampling') => ({
+  request: z.string({ error: () => `"${op}" needs "request": the id of the ${op} event it answers` }).min(1, `"request" must not be empty`),
+  action: z.enum(['accept', 'decline', 'cancel'], { error: () => '"action" must be "accept", "decline" or "cancel"' }),
+});
+const optionalText = (name: string) => z.string({ error: (issue) => `"${name}" must be a string, got ${kind(issue.input)}` }).optional();
 
 /** The requests by "op"; other fields of a line are ignored. */
 const requestSchema = z.discriminatedUnion(
@@ -52,6 +74,12 @@ const requestSchema = z.discriminatedUnion(
         .nullable()
         .transform((name) => name || null),
     }),
+    z.object({
+      op: z.literal('elicitation'),
+      ...answerFields('elicitation'),
+      content: z.record(z.string(), z.unknown(), { error: (issue) => `"content" must be an object of field values, got ${kind(issue.input)}` }).optional(),
+    }),
+    z.object({ op: z.literal('sampling'), ...answerFields('sampling'), text: optionalText('text'), model: optionalText('model'), stopReason: optionalText('stopReason') }),
   ],
   {
     error: (issue) => {

@@ -174,6 +174,9 @@ class McpChatHandler {
     if (token.isCancellationRequested) abort.abort();
     const sink = new ChatResponseSink(stream);
     this.tally?.useModel(model);
+    // A server that asks the user (or samples) during a call shows in that call's progress.
+    this.controller.serverRequests.chatModel = model;
+    const asking = this.controller.serverRequests.onDidAsk((line) => sink.progress(line));
     const loop = new AgentLoop(new LmModelAdapter(model, JUSTIFICATION), host, sink, host.settings.maxToolRounds, this.tally?.cache);
     try {
       const result = await loop.run(messages, abort.signal);
@@ -187,6 +190,7 @@ class McpChatHandler {
       return {};
     } finally {
       onCancel.dispose();
+      asking.dispose();
     }
   }
 }

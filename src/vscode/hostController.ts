@@ -6,6 +6,7 @@ import { parseSettings } from '../core/settings/parseSettings';
 import { SETTINGS_SECTION } from '../core/settings/settingPath';
 import { DisposableStore, Emitter, type Event } from '../core/util/event';
 import type { Logger } from '../core/util/logger';
+import { EditorServerRequests } from './editorServerRequests';
 import { ModalConfirmer } from './modalConfirmer';
 import type { ProblemReporter } from './problemReporter';
 import { secretNamesIn } from './secretReferences';
@@ -22,6 +23,8 @@ export const SERVERS_SETTINGS_ERROR_CONTEXT = 'mcpHost.serverSettingsInvalid';
 export class HostController implements vscode.Disposable {
   readonly host: McpHost;
   readonly secrets: SecretStore;
+  /** Servers' questions, sampling and roots, answered in the editor. */
+  readonly serverRequests = new EditorServerRequests();
   private readonly _onDidChange = new Emitter<void>();
   /** Anything the views show may have changed: server states, tools, settings, role, trust. */
   readonly onDidChange: Event<void> = this._onDidChange.event;
@@ -50,10 +53,12 @@ export class HostController implements vscode.Disposable {
       logger,
       defaultAuditPath: defaultAuditPath(context),
       trusted: vscode.workspace.isTrusted,
+      serverRequests: this.serverRequests.ports,
     });
 
     const fire = () => this._onDidChange.fire();
     this.disposables.add(this.secrets);
+    this.disposables.add(this.serverRequests);
     this.disposables.add(this._onDidChange);
     this.disposables.add(
       this.host.onDidChange(() => {

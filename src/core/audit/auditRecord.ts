@@ -34,4 +34,32 @@ export interface ToolsChangedAuditRecord {
   readonly changed: readonly ChangedTool[];
 }
 
-export type AuditRecord = CallAuditRecord | ToolsChangedAuditRecord;
+/** What a server asked the host for: a form or URL (elicitation), a model completion (sampling), the roots. */
+export type ServerRequestKind = 'elicitation' | 'sampling' | 'roots';
+
+/**
+ * accepted / declined / cancelled: the user's answer (roots: answered by the host); denied: the
+ * host's settings, trust or role refused without asking; invalid: the request or the answer broke
+ * the rules (an unsafe URL, content that fails the schema); error: asking or the model failed.
+ */
+export type ServerRequestOutcome = 'accepted' | 'declined' | 'cancelled' | 'denied' | 'invalid' | 'error';
+
+export interface ServerRequestAuditRecord {
+  readonly kind: ServerRequestKind;
+  readonly ts: string;
+  readonly role: string | null;
+  readonly server: string;
+  /** The server's tools with a call in flight when it asked (the request is part of that call). */
+  readonly duringCall: readonly string[];
+  /** What the server asked for (messages and texts summarized). */
+  readonly request: unknown;
+  /** What went back to the server: secret-looking fields redacted, texts summarized. */
+  readonly answer: unknown;
+  readonly outcome: ServerRequestOutcome;
+  /** Who decided: the user (a person, or the driver of `mcp-host session`) or the host's policy. */
+  readonly decidedBy: 'user' | 'policy';
+  readonly reason?: string;
+  readonly durationMs: number;
+}
+
+export type AuditRecord = CallAuditRecord | ToolsChangedAuditRecord | ServerRequestAuditRecord;

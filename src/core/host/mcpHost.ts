@@ -5,6 +5,7 @@ import { ToolRouter, type ToolCallRequest, type ToolCallResult } from '../calls/
 import { defaultTransportFactory } from '../mcp/defaultTransportFactory';
 import { ServerFleet, type ServerControl, type ServerStateEvent } from '../mcp/serverFleet';
 import { ActivePolicies } from '../policy/activePolicies';
+import { ServerRequests } from '../requests/serverRequests';
 import type { HostSettings } from '../settings/hostSettings';
 import { resolveServerSettings } from '../settings/resolveServerSettings';
 import { recordToolListChange } from '../tools/toolListLog';
@@ -52,12 +53,15 @@ export class McpHost {
     this.audit = new AuditLog(options.auditSinks ?? [], logger);
     this.audit.useFile(this.auditFile());
     this.onDidRecord = this.audit.onDidRecord;
+    const requests = this.store.add(new ServerRequests(options.serverRequests, { policies: this.policies, trusted: () => this.trusted, audit: this.audit, logger, workspaceFolder: options.workspaceFolder }));
     this.registry = new ToolRegistry(options.settings.toolNames, options.settings.servers.map((s) => s.name));
     this.fleet = new ServerFleet(options.settings.servers, {
       resolve: (s) => resolveServerSettings(s, { workspaceFolder: options.workspaceFolder, env: options.env ?? process.env, secrets: options.secrets }),
       transports: options.transports ?? defaultTransportFactory,
       logger,
       clientInfo: options.clientInfo ?? CLIENT_INFO,
+      features: requests.features,
+      calls: requests.calls,
       backoff: options.backoff,
       trusted: () => this.trusted,
       wanted: (s) => this.policies.current.usesServer(s.name),

@@ -3,6 +3,7 @@ import type { AuditSink } from '../audit/auditLog';
 import type { Confirmer } from '../calls/confirmer';
 import type { BackoffPolicy } from '../mcp/restartBackoff';
 import type { TransportFactory } from '../mcp/serverTransport';
+import type { ServerRequestPorts } from '../requests/serverRequests';
 import type { HostSettings } from '../settings/hostSettings';
 import type { SecretResolver } from '../settings/resolveServerSettings';
 import type { Logger } from '../util/logger';
@@ -33,5 +34,7 @@ export interface McpHostOptions {
   readonly backoff?: BackoffPolicy;
   /** How servers are reached; real processes and HTTP unless a test says otherwise. */
   readonly transports?: TransportFactory;
+  /** How servers' questions (elicitation), sampling and roots requests are answered; none: not offered. */
+  readonly serverRequests?: ServerRequestPorts;
 }
 

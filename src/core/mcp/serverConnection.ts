@@ -134,8 +134,13 @@ export class ServerConnection {
     if (!client || !ConnectionState.isConnected(this._state)) {
       throw new ServerUnavailableError(`server "${this.name}" is ${ConnectionState.describe(this._state)}`);
     }
-    const result = await client.callTool({ name: tool, arguments: args }, undefined, { timeout: options.timeoutMs, signal: options.signal });
-    return result as CallToolResult;
+    const open = this.options.calls?.begin(this.name, tool, options.timeoutMs, options.signal);
+    try {
+      const result = await client.callTool({ name: tool, arguments: args }, undefined, open?.requestOptions ?? { timeout: options.timeoutMs, signal: options.signal });
+      return result as CallToolResult;
+    } finally {
+      open?.end();
+    }
   }
 
   /** Mask this server's secret values (resolved `${secret:…}`) in text that leaves the host. */

@@ -1,6 +1,7 @@
 import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerSettings } from '../settings/hostSettings';
 import type { ResolvedServer } from '../settings/resolveServerSettings';
+import type { ServerCalls } from '../requests/serverCalls';
 import type { Logger } from '../util/logger';
 import type { ClientFeature } from './clientFeature';
 import type { BackoffPolicy } from './restartBackoff';
@@ -15,6 +16,8 @@ export interface ServerConnectionOptions {
   readonly clientInfo: Implementation;
   /** Capabilities and handlers added to every client (elicitation, sampling, roots, ...). */
   readonly features?: readonly ClientFeature[];
+  /** Tool calls in flight, with timeouts that stop while the user is asked on the server's behalf. */
+  readonly calls?: ServerCalls;
   readonly backoff?: BackoffPolicy;
   /** A connection that stays up this long resets the count of consecutive failures. */
   readonly stableAfterMs?: number;

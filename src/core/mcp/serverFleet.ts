@@ -9,6 +9,7 @@ import { ConnectionState } from './connectionState';
 import type { BackoffPolicy } from './restartBackoff';
 import { ServerConnection } from './serverConnection';
 import type { ClientFeature } from './clientFeature';
+import type { ServerCalls } from '../requests/serverCalls';
 import type { TransportFactory } from './serverTransport';
 
 export interface ServerStateEvent {
@@ -27,6 +28,7 @@ export interface ServerFleetOptions {
   readonly logger: Logger;
   readonly clientInfo: Implementation;
   readonly features?: readonly ClientFeature[];
+  readonly calls?: ServerCalls;
   readonly backoff?: BackoffPolicy;
   /** Whether servers may run at all (workspace trust). */
   readonly trusted: () => boolean;
@@ -192,6 +194,7 @@ export class ServerFleet implements ServerControl {
       logger: o.logger,
       clientInfo: o.clientInfo,
       features: o.features,
+      calls: o.calls,
       backoff: o.backoff,
     });
     const listeners = new DisposableStore();

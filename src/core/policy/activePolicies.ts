@@ -3,6 +3,7 @@ import type { Logger } from '../util/logger';
 import { ArgumentRules } from './argumentRules';
 import { ConfirmationPolicy, type ConfirmationRule } from './confirmationPolicy';
 import { RolePolicy } from './rolePolicy';
+import { ServerRequestPolicy } from './serverRequestPolicy';
 import { SessionApprovals } from './sessionApprovals';
 
 /** What the CLI's flags override for the whole run. */
@@ -23,6 +24,8 @@ export interface PolicyOverrides {
  */
 export class PolicySet {
   readonly roleName: string | undefined;
+  /** Which servers may ask the user (elicitation) or use the model (sampling). */
+  readonly requests: ServerRequestPolicy;
   private readonly role: RolePolicy;
   private readonly confirmation: ConfirmationPolicy;
   /** `mcpHost.rules` and the role's `rules`, compiled. */
@@ -49,6 +52,7 @@ export class PolicySet {
     const global = settings.toolBudget ?? { maxTools: DEFAULTS.maxTools };
     const maxToolTokens = role?.maxToolTokens ?? global.maxToolTokens; // 0 = no limit
     this.toolBudget = { maxTools: role?.maxTools ?? global.maxTools, ...(maxToolTokens ? { maxToolTokens } : {}) };
+    this.requests = new ServerRequestPolicy(settings, this.roleName);
   }
 
   /** The role starts this (enabled) server. */

@@ -5,6 +5,8 @@
  * they are resolved per server right before it starts (see resolveServerSettings.ts).
  */
 
+import type { SamplingSettings, ServerRequestSettings } from './serverRequestSettings';
+
 export type ToolNamingMode = 'prefix' | 'reject';
 
 interface ServerCommon {
@@ -96,6 +98,10 @@ export interface HostSettings {
   readonly rules?: readonly RuleSettings[];
   /** `mcpHost.maxTools` / `mcpHost.maxToolTokens`: the budget of roles that set none, and of no role. */
   readonly toolBudget?: ToolBudgetSettings;
+  /** `mcpHost.elicitation`; unset: every server may ask (the user answers). */
+  readonly elicitation?: ServerRequestSettings;
+  /** `mcpHost.sampling`; unset: off. */
+  readonly sampling?: SamplingSettings;
 }
 
 export interface SettingsProblem {

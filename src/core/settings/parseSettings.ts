@@ -6,6 +6,7 @@ import { parsePatternList } from './parsePatternList';
 import { parseRoles } from './parseRoles';
 import { parseRules } from './parseRules';
 import { parseScalar } from './parseScalar';
+import { parseServerRequests } from './parseServerRequests';
 import { parseServers } from './parseServers';
 import { SETTINGS_SECTION } from './settingPath';
 import { settingsProblem } from './settingsProblem';
@@ -49,6 +50,8 @@ export function parseSettings(raw: Record<string, unknown>): { settings: HostSet
   const configuredRoles = new Set<string>();
   const roles = parseRoles(input.roles, problems, configuredServers, configuredRoles);
 
+  const { elicitation, sampling } = parseServerRequests(input, problems, configuredServers, configuredRoles);
+
   let activeRole: string | undefined;
   const rawActive = input.activeRole;
   if (rawActive !== undefined && rawActive !== null && typeof rawActive !== 'string') {
@@ -77,6 +80,8 @@ export function parseSettings(raw: Record<string, unknown>): { settings: HostSet
     ...(auditPath !== undefined ? { auditPath } : {}),
     ...(rules.length ? { rules } : {}),
     ...(maxTools !== DEFAULTS.maxTools || maxToolTokens ? { toolBudget: { maxTools, ...(maxToolTokens ? { maxToolTokens } : {}) } } : {}),
+    ...(input.elicitation !== undefined ? { elicitation } : {}),
+    ...(input.sampling !== undefined ? { sampling } : {}),
   };
   warnUnreachablePatterns(settings, configuredServers, problems);
   return { settings, problems };

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DEFAULTS } from './hostSettings';
 import { RolesSchema } from './rolesSchema';
 import { maxToolsSchema, maxToolTokensSchema, RulesSchema } from './rulesSchema';
+import { ElicitationSchema, SamplingSchema } from './serverRequestsSchema';
 import { ServersSchema } from './serversSchema';
 import { patternList, positiveInt } from './valueSchemas';
 
@@ -91,6 +92,8 @@ export const SettingsSchema = z.object({
     markdownDescription:
       'JSONL file recording every tool call (server, tool, arguments, result summary, outcome, duration, who confirmed) and tool-list change. Relative paths are resolved against the workspace folder. Empty: the extension\'s workspace storage (**MCP Host: Open Audit Log**).',
   }),
+  elicitation: ElicitationSchema,
+  sampling: SamplingSchema,
 });
 
 export type KnownSettingKey = keyof typeof SettingsSchema.shape;

@@ -84,6 +84,10 @@ describe('manifestConfiguration', () => {
   });
 
   it('marks the settings that can start processes, reveal data or widen what runs without asking as restricted', () => {
-    assert.deepEqual(restrictedSettings(), ['mcpHost.servers', 'mcpHost.roles', 'mcpHost.autoApprove', 'mcpHost.confirm', 'mcpHost.rules', 'mcpHost.audit.path']);
+    // Order does not matter; membership does (these are the settings a repository must not set for an untrusted user).
+    assert.deepEqual(
+      [...restrictedSettings()].sort(),
+      ['mcpHost.audit.path', 'mcpHost.autoApprove', 'mcpHost.confirm', 'mcpHost.elicitation', 'mcpHost.roles', 'mcpHost.rules', 'mcpHost.sampling', 'mcpHost.servers'],
+    );
   });
 });
