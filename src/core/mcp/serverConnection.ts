@@ -1,5 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { SignInRequiredError } from '../auth/signInRequiredError';
 import type { ServerSettings } from '../settings/hostSettings';
 import { redactSecrets } from '../settings/redactSecrets';
 import { errorText } from '../util/errorText';
@@ -211,6 +212,11 @@ export class ServerConnection {
       this.client = undefined;
       this.transport = undefined;
       await closing?.transport.close().catch(() => undefined);
+      // Waits for a person to sign in: not an error, and never retried by itself (issue 11).
+      if (e instanceof SignInRequiredError) {
+        this.setState({ kind: 'needsSignIn', message: this.redact(e.message), ...(e.issuer ? { issuer: e.issuer } : {}) });
+        return this.options.logger.warn(`[${this.name}] ${ConnectionState.describe(this._state)}`);
+      }
       const message = this.redact(describeStartFailure(e, transport, settings.connectTimeoutMs, this.stderr));
       if (isRestart) {
         this.scheduleRestart(message);
