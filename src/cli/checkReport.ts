@@ -10,16 +10,17 @@ export interface CheckReport {
   readonly problems: readonly ProblemView[];
 }
 
-export function buildCheckReport(snapshot: HostSnapshot, settingsProblems: readonly SettingsProblem[]): CheckReport {
+/** `workspace`: the --workspace given, repeated in the login command a server that needs sign-in names. */
+export function buildCheckReport(snapshot: HostSnapshot, settingsProblems: readonly SettingsProblem[], workspace?: string): CheckReport {
   return {
     role: snapshot.role ?? null,
-    servers: serverViews(snapshot, true),
+    servers: serverViews(snapshot, true, workspace),
     tools: toolViews(snapshot),
     problems: problemViews(settingsProblems, snapshot),
   };
 }
 
-/** A check passes when every started server connected and there is no error problem. */
+/** A check passes when every started server connected (none failed or waits for sign-in) and there is no error problem. */
 export function checkPassed(report: CheckReport): boolean {
-  return !report.servers.some((s) => s.state === 'error') && !report.problems.some((p) => p.severity === 'error');
+  return !report.servers.some((s) => s.state === 'error' || s.state === 'needsSignIn') && !report.problems.some((p) => p.severity === 'error');
 }

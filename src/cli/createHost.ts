@@ -1,8 +1,10 @@
 import * as path from 'node:path';
+import { defaultCredentialsFile, FileCredentialStore } from '../core/auth/fileCredentialStore';
 import type { Confirmer } from '../core/calls/confirmer';
 import { McpHost } from '../core/host/mcpHost';
 import { envSecretResolver } from '../core/settings/resolveServerSettings';
 import type { Logger } from '../core/util/logger';
+import type { CliBrowser } from './cliBrowser';
 import type { Workspace } from './loadWorkspace';
 
 export interface CliHostOptions {
@@ -18,11 +20,19 @@ export interface CliHostOptions {
   readonly logger: Logger;
   readonly cwd?: string;
   readonly env?: Record<string, string | undefined>;
+  /** Set when the command may sign in (login, --login): how sign-in pages are opened. */
+  readonly browser?: CliBrowser;
+}
+
+/** The CLI's credentials file: MCP_HOST_CREDENTIALS_FILE, else under $XDG_CONFIG_HOME or ~/.config (mode 0600). */
+export function cliCredentialsFile(env: Record<string, string | undefined> = process.env): string {
+  return defaultCredentialsFile(env as NodeJS.ProcessEnv);
 }
 
 /**
  * The McpHost of a CLI command. The workspace counts as trusted: whoever runs the CLI in it chose
- * to. Secrets come from `MCP_HOST_SECRET_<NAME>` environment variables.
+ * to. Secrets come from `MCP_HOST_SECRET_<NAME>` environment variables; OAuth tokens from the
+ * credentials file (used and refreshed by every command; written by login and --login).
  */
 export function createHost(workspace: Workspace, o: CliHostOptions): McpHost {
   const env = o.env ?? process.env;
@@ -38,5 +48,7 @@ export function createHost(workspace: Workspace, o: CliHostOptions): McpHost {
     timeoutOverrideMs: o.timeoutMs,
     assumeYes: o.yes,
     trusted: true,
+    credentials: new FileCredentialStore(cliCredentialsFile(env)),
+    ...(o.browser ? { openUrl: o.browser.openUrl } : {}),
   });
 }

@@ -44,6 +44,7 @@ export function formatCheckReport(report: CheckReport, workspaceDir: string): st
 }
 
 function serverDetails(s: CheckReport['servers'][number]): string {
+  if (s.state === 'needsSignIn') return `not signed in${s.issuer ? ` (sign in with ${s.issuer})` : ''}; run: ${s.login}`;
   if (s.state === 'connected') {
     const info = s.serverInfo ? `${s.serverInfo.name} ${s.serverInfo.version}` : 'unnamed server';
     return `${info}${s.protocolVersion ? `, protocol ${s.protocolVersion}` : ''}`;
