@@ -252,7 +252,8 @@ export class ServerConnection {
   }
 
   private onClosed(gen: number): void {
-    if (gen !== this.generation || this.closed) return;
+    // No client: the close of a start that failed after initialize (its catch handles it), not a loss.
+    if (gen !== this.generation || this.closed || !this.client) return;
     const reason = describeClose(this.transport, this.stderr);
     this.client = undefined;
     this.transport = undefined;

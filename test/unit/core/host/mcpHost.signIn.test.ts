@@ -77,6 +77,21 @@ describe('McpHost: remote servers that need sign-in (issue 11)', () => {
     assert.equal(result.outcome, 'notFound');
   });
 
+  it('a server that lets initialize through and refuses tools/list also waits for sign-in, without restarting', async () => {
+    const f = await fixture({ openInitialize: true });
+    const { host } = authHost([remote('tracker', f.mcpUrl)]);
+    await host.start();
+    assert.equal(stateKind(host, 'tracker'), 'needsSignIn');
+    const requests = f.log.mcp.length;
+    // Longer than the test backoff (50 ms): a restart scheduled by mistake would show here.
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(f.log.mcp.length, requests, JSON.stringify(f.log.mcp.slice(requests)));
+    assert.equal(stateKind(host, 'tracker'), 'needsSignIn');
+    assert.doesNotMatch(host.log.text(), /connection closed|restarting/);
+    assert.equal((await host.auth.signIn('tracker')).kind, 'signedIn');
+    assert.equal(stateKind(host, 'tracker'), 'connected');
+  });
+
   it('Sign In opens the browser, stores the tokens, restarts the connection; calls work; audit and log carry no token', async () => {
     const f = await fixture();
     const { host, browser, authRecords } = authHost([remote('tracker', f.mcpUrl)]);
