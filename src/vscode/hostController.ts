@@ -6,8 +6,10 @@ import { parseSettings } from '../core/settings/parseSettings';
 import { SETTINGS_SECTION } from '../core/settings/settingPath';
 import { DisposableStore, Emitter, type Event } from '../core/util/event';
 import type { Logger } from '../core/util/logger';
+import { ExternalOpener } from './externalOpener';
 import { ModalConfirmer } from './modalConfirmer';
 import type { ProblemReporter } from './problemReporter';
+import { SecretCredentialStore } from './secretCredentialStore';
 import { secretNamesIn } from './secretReferences';
 import { SecretStore } from './secretStore';
 import { readWindowSettings } from './settingsReader';
@@ -22,6 +24,8 @@ export const SERVERS_SETTINGS_ERROR_CONTEXT = 'mcpHost.serverSettingsInvalid';
 export class HostController implements vscode.Disposable {
   readonly host: McpHost;
   readonly secrets: SecretStore;
+  /** Opens OAuth sign-in pages (vscode.env.openExternal). */
+  readonly opener = new ExternalOpener();
   private readonly _onDidChange = new Emitter<void>();
   /** Anything the views show may have changed: server states, tools, settings, role, trust. */
   readonly onDidChange: Event<void> = this._onDidChange.event;
@@ -50,6 +54,8 @@ export class HostController implements vscode.Disposable {
       logger,
       defaultAuditPath: defaultAuditPath(context),
       trusted: vscode.workspace.isTrusted,
+      credentials: new SecretCredentialStore(context.secrets, logger),
+      openUrl: this.opener.openUrl,
     });
 
     const fire = () => this._onDidChange.fire();

@@ -112,6 +112,21 @@ export class TreeItem {
   ) {}
 }
 
+export class Uri {
+  private constructor(private readonly value: string) {}
+  static parse(value: string, _strict?: boolean): Uri {
+    return new Uri(value);
+  }
+  toString(): string {
+    return this.value;
+  }
+}
+
+/** Replaceable by tests. */
+export const env = {
+  openExternal: async (_target: Uri): Promise<boolean> => true,
+};
+
 /** Replaceable by tests. */
 export const window = {
   showWarningMessage: async (..._args: unknown[]): Promise<string | undefined> => undefined,
@@ -132,6 +147,8 @@ export const fake = {
   ThemeIcon,
   MarkdownString,
   TreeItem,
+  Uri,
+  env,
   window,
 };
 
