@@ -1,6 +1,11 @@
 import * as vscode from 'vscode';
 import { whyNotOpenable } from '../core/auth/openableUrl';
 
+function sameUrl(a: URL, b: URL): boolean {
+  const params = (u: URL) => JSON.stringify([...u.searchParams.entries()]);
+  return a.origin === b.origin && a.pathname === b.pathname && params(a) === params(b);
+}
+
 /** `vscode.env.openExternal`'s shape. */
 export type OpenExternal = (target: vscode.Uri) => Thenable<boolean>;
 
@@ -15,8 +20,12 @@ export class ExternalOpener {
   readonly openUrl = async (url: URL): Promise<void> => {
     const why = whyNotOpenable(url);
     if (why) throw new Error(`the sign-in page is not opened: ${why}`);
+    const uri = vscode.Uri.parse(url.href, true);
+    // The editor opens a Uri as encodeURI(uri.toString(true)); a query value that this would change
+    // (an encoded "&", "=" or "%") must not reach the authorization server altered.
+    if (!sameUrl(new URL(encodeURI(uri.toString(true))), url)) throw new Error('the sign-in URL cannot be passed to the browser unchanged');
     const open = this.override ?? vscode.env.openExternal;
-    if (!(await open(vscode.Uri.parse(url.href, true)))) throw new Error('the editor did not open the sign-in page');
+    if (!(await open(uri))) throw new Error('the editor did not open the sign-in page');
   };
 
   /** Run `work` with `openExternal` replaced (extension tests only). */

@@ -117,8 +117,9 @@ export class Uri {
   static parse(value: string, _strict?: boolean): Uri {
     return new Uri(value);
   }
-  toString(): string {
-    return this.value;
+  /** Like vscode.Uri: encoded by default; with `skipEncoding` every percent escape decoded. */
+  toString(skipEncoding?: boolean): string {
+    return skipEncoding ? this.value.replace(/%[0-9a-f]{2}/gi, (e) => decodeURIComponent(e)) : this.value;
   }
 }
 

@@ -80,6 +80,10 @@ describe('editor: a server that needs sign-in', () => {
     await assert.rejects(opener.openUrl(new URL('http://evil.example/authorize')), /not opened: it is plain http/);
     await assert.rejects(opener.openUrl(new URL('javascript:alert(1)')), /not opened/);
     assert.deepEqual(opened, ['https://auth.example.com/authorize?x=1', 'http://127.0.0.1:4000/authorize']);
+    // What the editor opens for a Uri is encodeURI(uri.toString(true)): a value that would change is refused.
+    await opener.openUrl(new URL('https://auth.example.com/authorize?redirect_uri=http%3A%2F%2F127.0.0.1%3A5%2Fcallback&scope=a+b'));
+    await assert.rejects(opener.openUrl(new URL('https://auth.example.com/authorize?state=a%26b')), /cannot be passed to the browser unchanged/);
+    assert.equal(opened.length, 3);
     fake.env.openExternal = async () => false;
     await assert.rejects(opener.openUrl(new URL('https://auth.example.com/a')), /did not open/);
 
