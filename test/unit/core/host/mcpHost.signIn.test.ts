@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import * as net from 'node:net';
 import type { AuditRecord, AuthAuditRecord } from '../../../../src/core/audit/auditRecord';
 import { MemorySink } from '../../../../src/core/audit/auditLog';
 import { MemoryCredentialStore } from '../../../../src/core/auth/memoryCredentialStore';
@@ -206,6 +207,41 @@ describe('McpHost: remote servers that need sign-in (issue 11)', () => {
     assert.equal(r.kind, 'cancelled');
     assert.equal(stateKind(host, 'tracker'), 'needsSignIn');
     assert.deepEqual(authRecords().map((x) => x.event), ['signInStarted', 'signInCancelled']);
+  });
+
+  /** Whether something still accepts connections on the redirect URI's port. */
+  function listening(redirectUri: string): Promise<boolean> {
+    const { port } = new URL(redirectUri);
+    return new Promise((resolve) => {
+      const socket = net.connect({ host: '127.0.0.1', port: Number(port) });
+      socket.once('connect', () => (socket.destroy(), resolve(true)));
+      socket.once('error', () => resolve(false));
+    });
+  }
+
+  it('an abandoned sign-in (cancelled while the browser page is open) leaves no listener; a declined one neither', async () => {
+    const f = await fixture();
+    const opened: URL[] = [];
+    const host = env.host({
+      settings: settings({ servers: [remote('tracker', f.mcpUrl)] }),
+      openUrl: async (url) => void opened.push(url),
+    });
+    await host.start();
+    const abort = new AbortController();
+    const pending = host.auth.signIn('tracker', { signal: abort.signal });
+    while (opened.length === 0) await new Promise((r) => setTimeout(r, 10));
+    const redirectUri = opened[0].searchParams.get('redirect_uri')!;
+    assert.equal(await listening(redirectUri), true, 'waiting for the browser');
+    abort.abort();
+    assert.equal((await pending).kind, 'cancelled');
+    assert.equal(await listening(redirectUri), false, 'the listener is closed');
+    assert.equal(stateKind(host, 'tracker'), 'needsSignIn');
+
+    const declined = await fixture({ denyConsent: true });
+    const d = authHost([remote('other', declined.mcpUrl)]);
+    await d.host.start();
+    assert.equal((await d.host.auth.signIn('other')).kind, 'cancelled');
+    assert.equal(await listening(declined.log.authorizations[0].redirectUri!), false);
   });
 
   it('without a browser opener a sign-in fails and says why', async () => {
