@@ -84,6 +84,16 @@ describe('sign-in to a remote server (OAuth) through the tree', function () {
     // The other servers are unaffected.
     assert.strictEqual(host.snapshot().server('basic').state.kind, 'connected');
     assert.strictEqual(fixture.log.authorizations.length, 0, 'nothing opened before a person asked');
+    // The chat does not wait for it: a request is answered with the other servers' tools.
+    // (Run alone, this is the first chat request: the model may still be registering, so retry.)
+    let before;
+    for (let attempt = 1; !before; attempt++) {
+      before = await h.chatRun({ query: '@mcp anything while tracker waits?', turns: [{ text: 'Yes.' }], timeout: 15000 }).catch((e) => {
+        if (attempt >= 3) throw e;
+      });
+    }
+    assert.ok(before.model[0].toolNames.includes('basic__echo'));
+    assert.ok(!before.model[0].toolNames.some((n) => n.startsWith('tracker__')));
 
     const visits = [];
     const m = h.mark();
