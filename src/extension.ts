@@ -5,6 +5,7 @@ import { HostController } from './vscode/hostController';
 import { OutputLogger } from './vscode/outputLogger';
 import { ProblemReporter } from './vscode/problemReporter';
 import { SERVERS_VIEW_ID, ServerTreeProvider } from './vscode/serverTreeProvider';
+import { registerSignInCommands } from './vscode/signInCommands';
 import { RoleStatusBar } from './vscode/statusBar';
 import { ToolBudgetTally } from './vscode/toolBudgetTally';
 import { ToolDefinitionProvider } from './vscode/toolDefinitionProvider';
@@ -54,6 +55,7 @@ export function activate(context: vscode.ExtensionContext): McpHostTestApi | und
     definitions,
     new RoleStatusBar(host, c.onDidChange),
     registerCommands({ controller: c, logger, tree, definitions, extensionId: context.extension.id }),
+    registerSignInCommands(c, logger, context.extensionMode !== vscode.ExtensionMode.Production),
     registerChatParticipant(c, tally),
   );
 

@@ -23,7 +23,14 @@ export interface BudgetView {
   readonly over: boolean;
 }
 
-export function buildCheckReport(snapshot: HostSnapshot, settingsProblems: readonly SettingsProblem[], measure: ToolBudgetMeasure, tokenizer: string): CheckReport {
+/** `workspace`: the --workspace given, repeated in the login command a server that needs sign-in names. */
+export function buildCheckReport(
+  snapshot: HostSnapshot,
+  settingsProblems: readonly SettingsProblem[],
+  measure: ToolBudgetMeasure,
+  tokenizer: string,
+  workspace?: string,
+): CheckReport {
   const budget: BudgetView = {
     tools: measure.tools,
     tokens: measure.tokens ?? null,
@@ -34,7 +41,7 @@ export function buildCheckReport(snapshot: HostSnapshot, settingsProblems: reado
   };
   return {
     role: snapshot.role ?? null,
-    servers: serverViews(snapshot, true),
+    servers: serverViews(snapshot, true, workspace),
     tools: toolViews(snapshot),
     budget,
     problems: [...problemViews(settingsProblems, snapshot), ...(measure.over ? [overBudgetProblem(snapshot, budget)] : [])],
@@ -55,7 +62,7 @@ function overBudgetProblem(snapshot: HostSnapshot, b: BudgetView): ProblemView {
   };
 }
 
-/** A check passes when every started server connected and there is no error problem. */
+/** A check passes when every started server connected (none failed or waits for sign-in) and there is no error problem. */
 export function checkPassed(report: CheckReport): boolean {
-  return !report.servers.some((s) => s.state === 'error') && !report.problems.some((p) => p.severity === 'error');
+  return !report.servers.some((s) => s.state === 'error' || s.state === 'needsSignIn') && !report.problems.some((p) => p.severity === 'error');
 }

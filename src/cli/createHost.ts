@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { defaultCredentialsFile, FileCredentialStore } from '../core/auth/fileCredentialStore';
 import type { Confirmer } from '../core/calls/confirmer';
 import { McpHost } from '../core/host/mcpHost';
 import { decliningPrompter } from '../core/requests/elicitationPrompter';
@@ -6,6 +7,7 @@ import { refusingSampler } from '../core/requests/sampler';
 import type { ServerRequestPorts } from '../core/requests/serverRequests';
 import { envSecretResolver } from '../core/settings/resolveServerSettings';
 import type { Logger } from '../core/util/logger';
+import type { CliBrowser } from './cliBrowser';
 import type { Workspace } from './loadWorkspace';
 
 export interface CliHostOptions {
@@ -23,12 +25,21 @@ export interface CliHostOptions {
   readonly logger: Logger;
   readonly cwd?: string;
   readonly env?: Record<string, string | undefined>;
+  /** Set when the command may sign in (login, --login): how sign-in pages are opened. */
+  readonly browser?: CliBrowser;
+}
+
+/** The CLI's credentials file: MCP_HOST_CREDENTIALS_FILE, else under $XDG_CONFIG_HOME or ~/.config (mode 0600). */
+export function cliCredentialsFile(env: Record<string, string | undefined> = process.env): string {
+  return defaultCredentialsFile(env as NodeJS.ProcessEnv);
 }
 
 /**
  * The McpHost of a CLI command. The workspace counts as trusted: whoever runs the CLI in it chose
  * to. Secrets come from `MCP_HOST_SECRET_<NAME>` environment variables. The roots offered to
  * servers are the workspace folder (`--workspace`).
+ * to. Secrets come from `MCP_HOST_SECRET_<NAME>` environment variables; OAuth tokens from the
+ * credentials file (used and refreshed by every command; written by login and --login).
  */
 export function createHost(workspace: Workspace, o: CliHostOptions): McpHost {
   const env = o.env ?? process.env;
@@ -45,6 +56,8 @@ export function createHost(workspace: Workspace, o: CliHostOptions): McpHost {
     assumeYes: o.yes,
     trusted: true,
     serverRequests: o.serverRequests ?? noAnswers((line) => o.logger.warn(line)),
+    credentials: new FileCredentialStore(cliCredentialsFile(env)),
+    ...(o.browser ? { openUrl: o.browser.openUrl } : {}),
   });
 }
 

@@ -52,6 +52,7 @@ export function budgetLine(b: CheckReport['budget']): string {
 }
 
 function serverDetails(s: CheckReport['servers'][number]): string {
+  if (s.state === 'needsSignIn') return `not signed in${s.issuer ? ` (sign in with ${s.issuer})` : ''}; run: ${s.login}`;
   if (s.state === 'connected') {
     const info = s.serverInfo ? `${s.serverInfo.name} ${s.serverInfo.version}` : 'unnamed server';
     return `${info}${s.protocolVersion ? `, protocol ${s.protocolVersion}` : ''}`;

@@ -1,12 +1,14 @@
 import * as readline from 'node:readline';
 import type { Disposable } from '../core/util/event';
+import { CliBrowser } from './cliBrowser';
 import { createHost } from './createHost';
 import { DenyingConfirmer } from './denyingConfirmer';
 import { ExitCode } from './exitCodes';
 import { serverStateEvent, toolsChangedEvent } from './jsonViews';
 import type { Lifecycle } from './lifecycle';
 import { loadWorkspace } from './loadWorkspace';
-import { printJsonLine } from './output';
+import { LoginWhenNeeded } from './loginWhenNeeded';
+import { printJsonLine, writeStderr } from './output';
 import type { SessionOptions } from './parseArgs';
 import { printProblems } from './printProblems';
 import { SessionHandler } from './sessionHandler';
@@ -29,6 +31,7 @@ export async function runSession(o: SessionOptions, lifecycle: Lifecycle): Promi
   };
   // The driver answers the servers' questions: each is an event, each answer an op.
   const requests = new SessionRequests(emit);
+  const browser = o.login ? new CliBrowser(process.env, writeStderr) : undefined;
   const host = lifecycle.track(
     createHost(workspace, {
       role: o.role,
@@ -39,6 +42,7 @@ export async function runSession(o: SessionOptions, lifecycle: Lifecycle): Promi
       confirmer: new DenyingConfirmer('a session cannot ask (stdin is the protocol)'),
       serverRequests: { elicitation: requests, sampler: requests },
       logger: createStderrLogger(o.verbose),
+      browser,
     }),
   );
 
@@ -58,7 +62,14 @@ export async function runSession(o: SessionOptions, lifecycle: Lifecycle): Promi
     return Promise.all(inFlight);
   });
 
-  const ready = host.start().then(() => printProblems(host.snapshot().problems));
+  // --login: sign in to the servers that need it before answering requests; a later refusal (an
+  // expired sign-in, a step-up) is signed in in the background, within the limits of LoginWhenNeeded.
+  const login = o.login ? new LoginWhenNeeded(host, writeStderr, abort.signal) : undefined;
+  const ready: Promise<void> = host
+    .start()
+    .then(() => login?.signInWaiting())
+    .then(() => printProblems(host.snapshot().problems));
+  if (login) subscriptions.push(host.auth.onDidRequireSignIn((r) => void ready.then(() => login.signIn(r.server))));
   const handler = new SessionHandler(host, workspace, ready, abort.signal, requests);
 
   const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity, terminal: false });
@@ -84,6 +95,7 @@ export async function runSession(o: SessionOptions, lifecycle: Lifecycle): Promi
   } finally {
     printing = false;
     for (const s of subscriptions) s.dispose();
+    await browser?.settle();
     await lifecycle.closeHost();
   }
 }

@@ -27,6 +27,9 @@ export const COMMANDS = {
   callTool: 'mcpHost.callTool',
   showToolDefinition: 'mcpHost.showToolDefinition',
   copyToolName: 'mcpHost.copyToolName',
+  /** Registered by signInCommands.ts. */
+  signIn: 'mcpHost.signIn',
+  signOut: 'mcpHost.signOut',
 } as const;
 
 export interface CommandDeps {

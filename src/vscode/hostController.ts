@@ -7,8 +7,10 @@ import { SETTINGS_SECTION } from '../core/settings/settingPath';
 import { DisposableStore, Emitter, type Event } from '../core/util/event';
 import type { Logger } from '../core/util/logger';
 import { EditorServerRequests } from './editorServerRequests';
+import { ExternalOpener } from './externalOpener';
 import { ModalConfirmer } from './modalConfirmer';
 import type { ProblemReporter } from './problemReporter';
+import { SecretCredentialStore } from './secretCredentialStore';
 import { secretNamesIn } from './secretReferences';
 import { SecretStore } from './secretStore';
 import { readWindowSettings } from './settingsReader';
@@ -25,6 +27,8 @@ export class HostController implements vscode.Disposable {
   readonly secrets: SecretStore;
   /** Servers' questions, sampling and roots, answered in the editor. */
   readonly serverRequests = new EditorServerRequests();
+  /** Opens OAuth sign-in pages (vscode.env.openExternal). */
+  readonly opener = new ExternalOpener();
   private readonly _onDidChange = new Emitter<void>();
   /** Anything the views show may have changed: server states, tools, settings, role, trust. */
   readonly onDidChange: Event<void> = this._onDidChange.event;
@@ -54,6 +58,8 @@ export class HostController implements vscode.Disposable {
       defaultAuditPath: defaultAuditPath(context),
       trusted: vscode.workspace.isTrusted,
       serverRequests: this.serverRequests.ports,
+      credentials: new SecretCredentialStore(context.secrets, logger),
+      openUrl: this.opener.openUrl,
     });
 
     const fire = () => this._onDidChange.fire();

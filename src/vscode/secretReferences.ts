@@ -12,6 +12,6 @@ export function secretNamesIn(server: ServerSettings): string[] {
   const texts =
     server.type === 'stdio'
       ? [server.command, ...server.args, ...Object.values(server.env), server.cwd ?? '']
-      : [server.url, ...Object.values(server.headers)];
+      : [server.url, ...Object.values(server.headers), server.oauth?.clientId ?? '', server.oauth?.clientSecret ?? '', server.oauth?.privateKey ?? ''];
   return [...new Set(texts.flatMap(secretNamesInText))];
 }

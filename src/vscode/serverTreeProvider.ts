@@ -86,6 +86,16 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
           command: { command: 'workbench.trust.manage', title: 'Manage Workspace Trust' },
         }),
       );
+    } else if (server.needsSignIn) {
+      out.push(
+        detail('signIn', {
+          label: 'Sign In',
+          description: server.issuer ? `with ${server.issuer}` : undefined,
+          tooltip: `Open the sign-in page${server.issuer ? ` of ${server.issuer}` : ''} in your browser`,
+          icon: 'account',
+          command: { command: 'mcpHost.signIn', title: 'Sign In', arguments: [name] },
+        }),
+      );
     } else if (server.failure !== undefined) {
       out.push(detail('error', { label: 'Error', description: server.failure, tooltip: server.failure, icon: 'error' }));
     }

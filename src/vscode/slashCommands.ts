@@ -22,7 +22,7 @@ export interface ToolSummary {
   readonly description?: string;
 }
 
-export type ServerSummary = Pick<ServerView, 'name' | 'description' | 'connected' | 'usedByRole' | 'toolCount'>;
+export type ServerSummary = Pick<ServerView, 'name' | 'description' | 'connected' | 'usedByRole' | 'toolCount'> & Partial<Pick<ServerView, 'needsSignIn'>>;
 
 export function roleLabel(role: string | undefined): string {
   return role ? `**${escapeMarkdown(role)}**` : '_no role_ (every enabled server, every tool)';
@@ -71,7 +71,8 @@ export function serversMarkdown(role: string | undefined, servers: readonly Serv
   for (const s of servers) {
     const used = s.usedByRole ? '' : ' — not used by this role';
     const tools = s.connected ? `, ${s.toolCount} tool${s.toolCount === 1 ? '' : 's'}` : '';
-    lines.push(`- \`${s.name}\`: ${escapeMarkdown(s.description)}${tools}${used}`);
+    const signIn = s.needsSignIn ? ' — use **Sign In** on it in the MCP Host view (or the command "MCP Host: Sign In")' : '';
+    lines.push(`- \`${s.name}\`: ${escapeMarkdown(s.description)}${tools}${used}${signIn}`);
   }
   return lines.join('\n');
 }

@@ -53,6 +53,10 @@ export const CONTEXT = {
   running: 'mcpServer.running',
   stopped: 'mcpServer.stopped',
   connected: 'mcpServer.connected',
+  /** Sign In applies. */
+  needsSignIn: 'mcpServer.needsSignIn',
+  /** An http/sse server: Sign Out applies. */
+  remote: 'mcpServer.remote',
   tool: 'mcpTool',
   callable: 'mcpTool.callable',
 } as const;

@@ -62,4 +62,22 @@ export interface ServerRequestAuditRecord {
   readonly durationMs: number;
 }
 
-export type AuditRecord = CallAuditRecord | ToolsChangedAuditRecord | ServerRequestAuditRecord;
+/** Sign-in and sign-out of a remote server (issue 11): never a token, code, verifier or secret. */
+export interface AuthAuditRecord {
+  readonly kind: 'auth';
+  readonly ts: string;
+  readonly server: string;
+  readonly event: 'signInStarted' | 'signInCompleted' | 'signInFailed' | 'signInCancelled' | 'signedOut';
+  /** The authorization server, once known. */
+  readonly issuer?: string;
+  /** The scope asked for (started) or granted (completed). */
+  readonly scope?: string;
+  /** A sign-in for a wider scope after a 403 insufficient_scope. */
+  readonly stepUp?: boolean;
+  /** Why a sign-in failed or was cancelled. */
+  readonly reason?: string;
+  /** Signed out: whether anything was stored. */
+  readonly hadCredentials?: boolean;
+}
+
+export type AuditRecord = CallAuditRecord | ToolsChangedAuditRecord | ServerRequestAuditRecord | AuthAuditRecord;

@@ -36,6 +36,9 @@ export interface ServerView {
   readonly info?: ServerInfo;
   /** The error of a failed server. */
   readonly failure?: string;
+  /** Waits for a person to sign in (Sign In applies); `issuer` is the authorization server it names. */
+  readonly needsSignIn: boolean;
+  readonly issuer?: string;
   /** Why it is being restarted, while it is. */
   readonly restartReason?: string;
   /** Tools the server lists (while it holds tools: connected or restarting). */
@@ -131,6 +134,7 @@ export class HostSnapshot {
       const s = c.state;
       const failure = ConnectionState.failure(s);
       const restartReason = ConnectionState.restartReason(s);
+      const issuer = ConnectionState.signInIssuer(s);
       return {
         name: c.name,
         settings: c.settings,
@@ -143,6 +147,8 @@ export class HostSnapshot {
         canStart: ConnectionState.canStart(s),
         ...(ConnectionState.isConnected(s) ? { info: s.info } : {}),
         ...(failure !== undefined ? { failure } : {}),
+        needsSignIn: ConnectionState.needsSignIn(s),
+        ...(issuer !== undefined ? { issuer } : {}),
         ...(restartReason !== undefined ? { restartReason } : {}),
         toolCount: ConnectionState.hasTools(s) ? c.tools.length : 0,
         visibleToolCount: visible.get(c.name) ?? 0,

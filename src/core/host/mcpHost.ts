@@ -2,17 +2,17 @@ import { AuditLog } from '../audit/auditLog';
 import type { AuditRecord } from '../audit/auditRecord';
 import { resolveAuditPath } from '../audit/resolveAuditPath';
 import { ToolRouter, type ToolCallRequest, type ToolCallResult } from '../calls/toolRouter';
-import { defaultTransportFactory } from '../mcp/defaultTransportFactory';
+import { createDefaultTransportFactory } from '../mcp/defaultTransportFactory';
 import { ServerFleet, type ServerControl, type ServerStateEvent } from '../mcp/serverFleet';
 import { ActivePolicies } from '../policy/activePolicies';
 import { ServerRequests } from '../requests/serverRequests';
 import type { HostSettings } from '../settings/hostSettings';
-import { resolveServerSettings } from '../settings/resolveServerSettings';
 import { recordToolListChange } from '../tools/toolListLog';
 import { ToolRegistry, type ToolsChangedEvent } from '../tools/toolRegistry';
 import { DisposableStore, Emitter, type Event } from '../util/event';
 import { nullLogger } from '../util/logger';
 import { connectionFacts, HostSnapshot } from './hostSnapshot';
+import { createHostSignIn, createRemoteAuth, serverResolver, type SignInControl } from './hostAuth';
 import { CLIENT_INFO, type McpHostOptions } from './mcpHostOptions';
 
 export type { ServerStateEvent } from '../mcp/serverFleet';
@@ -34,6 +34,8 @@ export class McpHost {
   readonly onDidRecord: Event<AuditRecord>;
   /** Start, stop or restart one server, or refresh tools (commands of the tree and the CLI). */
   readonly servers: ServerControl;
+  /** Sign in to / out of remote servers that use OAuth (issue 11). */
+  readonly auth: SignInControl;
 
   private _settings: HostSettings;
   private trusted: boolean;
@@ -55,9 +57,10 @@ export class McpHost {
     this.onDidRecord = this.audit.onDidRecord;
     const requests = this.store.add(new ServerRequests(options.serverRequests, { policies: this.policies, trusted: () => this.trusted, audit: this.audit, logger, workspaceFolder: options.workspaceFolder }));
     this.registry = new ToolRegistry(options.settings.toolNames, options.settings.servers.map((s) => s.name));
+    const remote = this.store.add(createRemoteAuth(options));
     this.fleet = new ServerFleet(options.settings.servers, {
-      resolve: (s) => resolveServerSettings(s, { workspaceFolder: options.workspaceFolder, env: options.env ?? process.env, secrets: options.secrets }),
-      transports: options.transports ?? defaultTransportFactory,
+      resolve: serverResolver(options),
+      transports: options.transports ?? createDefaultTransportFactory(remote),
       logger,
       clientInfo: options.clientInfo ?? CLIENT_INFO,
       features: requests.features,
@@ -66,6 +69,7 @@ export class McpHost {
       trusted: () => this.trusted,
       wanted: (s) => this.policies.current.usesServer(s.name),
     });
+    this.auth = this.store.add(createHostSignIn(options, { remote, servers: this.fleet, logger, audit: this.audit }));
     this.router = new ToolRouter({ registry: this.registry, servers: this.fleet, policies: this.policies, confirmer: options.confirmer, audit: this.audit, logger });
     // The host listens first, so whoever listens to the events below reads a fresh snapshot.
     this.store.add(this.registry.onDidChange(() => this.changed()));

@@ -1,5 +1,6 @@
 import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
 import type { AuditSink } from '../audit/auditLog';
+import type { CredentialStore } from '../auth/credentialStore';
 import type { Confirmer } from '../calls/confirmer';
 import type { BackoffPolicy } from '../mcp/restartBackoff';
 import type { TransportFactory } from '../mcp/serverTransport';
@@ -32,9 +33,15 @@ export interface McpHostOptions {
   readonly assumeYes?: boolean;
   readonly clientInfo?: Implementation;
   readonly backoff?: BackoffPolicy;
-  /** How servers are reached; real processes and HTTP unless a test says otherwise. */
+  /** How servers are reached; real processes and HTTP (with OAuth) unless a test says otherwise. */
   readonly transports?: TransportFactory;
   /** How servers' questions (elicitation), sampling and roots requests are answered; none: not offered. */
   readonly serverRequests?: ServerRequestPorts;
+  /** Where OAuth tokens and client registrations are kept (editor: SecretStorage, CLI: a 0600 file); default: memory. */
+  readonly credentials?: CredentialStore;
+  /** Opens a sign-in page in the user's browser (only https:, or http: on loopback, reach it). Without it sign-in fails. */
+  readonly openUrl?: (url: URL) => Promise<void>;
+  /** How long a sign-in waits for the browser (default 5 minutes). */
+  readonly signInTimeoutMs?: number;
 }
 

@@ -1,5 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { SignInRequiredError } from '../auth/signInRequiredError';
 import type { ServerSettings } from '../settings/hostSettings';
 import { redactSecrets } from '../settings/redactSecrets';
 import { errorText } from '../util/errorText';
@@ -216,6 +217,11 @@ export class ServerConnection {
       this.client = undefined;
       this.transport = undefined;
       await closing?.transport.close().catch(() => undefined);
+      // Waits for a person to sign in: not an error, and never retried by itself (issue 11).
+      if (e instanceof SignInRequiredError) {
+        this.setState({ kind: 'needsSignIn', message: this.redact(e.message), ...(e.issuer ? { issuer: e.issuer } : {}) });
+        return this.options.logger.warn(`[${this.name}] ${ConnectionState.describe(this._state)}`);
+      }
       const message = this.redact(describeStartFailure(e, transport, settings.connectTimeoutMs, this.stderr));
       if (isRestart) {
         this.scheduleRestart(message);
@@ -251,7 +257,8 @@ export class ServerConnection {
   }
 
   private onClosed(gen: number): void {
-    if (gen !== this.generation || this.closed) return;
+    // No client: the close of a start that failed after initialize (its catch handles it), not a loss.
+    if (gen !== this.generation || this.closed || !this.client) return;
     const reason = describeClose(this.transport, this.stderr);
     this.client = undefined;
     this.transport = undefined;

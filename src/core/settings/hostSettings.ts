@@ -1,3 +1,5 @@
+import type { OAuthSettings } from '../auth/oauthSettings';
+
 /**
  * The settings contract (`mcpHost.*`), after validation. Both the CLI (reading
  * `.vscode/settings.json`) and the extension (reading `workspace.getConfiguration`) produce this.
@@ -31,6 +33,8 @@ export interface RemoteServerSettings extends ServerCommon {
   readonly type: 'http' | 'sse';
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
+  /** OAuth sign-in (issue 11); absent: sign in with dynamic registration when the server asks. */
+  readonly oauth?: OAuthSettings;
 }
 
 export type ServerSettings = StdioServerSettings | RemoteServerSettings;

@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import type { OAuthSettings } from '../auth/oauthSettings';
 import type { ServerSettings } from './hostSettings';
 import { checkHttpUrl } from './checkHttpUrl';
 import { settingPath, type PathSegment } from './settingPath';
@@ -122,6 +123,21 @@ async function resolveRecord(
   return out;
 }
 
+/** The strings of a server's `oauth` settings; a client secret or private key is redacted wherever it appears, even when written literally. */
+async function resolveOAuth(o: OAuthSettings, base: readonly PathSegment[], interp: Interpolator): Promise<OAuthSettings> {
+  const one = async (key: 'clientId' | 'clientSecret' | 'clientMetadataUrl' | 'privateKey') =>
+    o[key] === undefined ? {} : { [key]: await interp.interpolate(o[key], [...base, key]) };
+  const resolved: OAuthSettings = {
+    ...o,
+    ...(await one('clientId')),
+    ...(await one('clientSecret')),
+    ...(await one('clientMetadataUrl')),
+    ...(await one('privateKey')),
+  };
+  for (const secret of [resolved.clientSecret, resolved.privateKey]) if (secret && !interp.secretValues.includes(secret)) interp.secretValues.push(secret);
+  return resolved;
+}
+
 export async function resolveServerSettings(server: ServerSettings, ctx: VariableContext): Promise<ResolvedServer> {
   const interp = new Interpolator(ctx);
   const base: PathSegment[] = ['servers', server.name];
@@ -158,7 +174,8 @@ export async function resolveServerSettings(server: ServerSettings, ctx: Variabl
         extra.push({ message: `${reason} after substituting variables${shown} (${setting})`, setting });
       }
     }
-    resolved = { ...server, url, headers };
+    const oauth = server.oauth ? await resolveOAuth(server.oauth, [...base, 'oauth'], interp) : undefined;
+    resolved = { ...server, url, headers, ...(oauth ? { oauth } : {}) };
   }
 
   const failures = [...interp.failures, ...extra];

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { OAuthSettingsSchema } from '../auth/oauthSettings';
 import { DEFAULTS } from './hostSettings';
 import { EXPECTED, nonEmptyString, positiveInt, stringList, stringMap } from './valueSchemas';
 
@@ -65,6 +66,8 @@ export const RemoteServerSchema = z
         markdownDescription:
           'HTTP headers sent with every request, e.g. `{ "Authorization": "Bearer ${secret:github-token}" }`. Values may use `${env:NAME}` and `${secret:NAME}`.',
       }),
+      // parseServers validates it with parseOAuthSettings (cross-field rules, secrets never echoed).
+      oauth: OAuthSettingsSchema.optional(),
       ...serverCommon,
     },
     { error: EXPECTED.object },

@@ -65,10 +65,15 @@ export interface RunOptions {
   readonly timeoutMs?: number;
 }
 
+/** Every CLI run gets a credentials file of its own unless a test names one: never the user's. */
+function isolatedCredentials(): Record<string, string> {
+  return { MCP_HOST_CREDENTIALS_FILE: path.join(tempDir('mcp-host-cred-'), 'credentials.json') };
+}
+
 function spawnCli(args: readonly string[], opts: RunOptions): ChildProcess {
   return spawn(process.execPath, [...cliEntry(), ...args], {
     cwd: opts.cwd ?? REPO_ROOT,
-    env: { ...process.env, ...nodeEnv(), NODE_PATH: path.join(REPO_ROOT, 'node_modules'), ...opts.env },
+    env: { ...process.env, ...nodeEnv(), NODE_PATH: path.join(REPO_ROOT, 'node_modules'), ...isolatedCredentials(), ...opts.env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
 }
