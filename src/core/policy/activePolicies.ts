@@ -1,5 +1,6 @@
-import type { HostSettings, RoleSettings } from '../settings/hostSettings';
+import { DEFAULTS, type HostSettings, type RoleSettings } from '../settings/hostSettings';
 import type { Logger } from '../util/logger';
+import { CatalogPolicy } from './catalogPolicy';
 import { ConfirmationPolicy, type ConfirmationRule } from './confirmationPolicy';
 import { RolePolicy } from './rolePolicy';
 import { SessionApprovals } from './sessionApprovals';
@@ -22,6 +23,7 @@ export class PolicySet {
   readonly roleName: string | undefined;
   private readonly role: RolePolicy;
   private readonly confirmation: ConfirmationPolicy;
+  private readonly catalog: CatalogPolicy;
 
   constructor(
     private readonly settings: HostSettings,
@@ -38,6 +40,7 @@ export class PolicySet {
     this.roleName = role?.name;
     this.role = new RolePolicy(role, settings.servers);
     this.confirmation = new ConfirmationPolicy(settings, role);
+    this.catalog = new CatalogPolicy(role);
   }
 
   /** The role starts this (enabled) server. */
@@ -50,8 +53,27 @@ export class PolicySet {
     return this.role.allows(server, tool);
   }
 
+  /** The role may list and read this resource (checked on the concrete URI at read time). */
+  allowsResource(server: string, uri: string): boolean {
+    return this.role.usesServer(server) && this.catalog.allowsResource(server, uri);
+  }
+
+  /** The role may list and use this prompt. */
+  allowsPrompt(server: string, prompt: string): boolean {
+    return this.role.usesServer(server) && this.catalog.allowsPrompt(server, prompt);
+  }
+
   rule(server: string, tool: string): ConfirmationRule {
     return this.confirmation.rule(server, tool);
+  }
+
+  /** How progress extends a call of this server: `resetTimeoutOnProgress` and `maxTotalTimeoutMs`. */
+  progressFor(server: string): { readonly resetTimeoutOnProgress: boolean; readonly maxTotalTimeoutMs: number } {
+    const s = this.settings.servers.find((x) => x.name === server);
+    return {
+      resetTimeoutOnProgress: s?.resetTimeoutOnProgress ?? DEFAULTS.resetTimeoutOnProgress,
+      maxTotalTimeoutMs: s?.maxTotalTimeoutMs ?? DEFAULTS.maxTotalTimeoutMs,
+    };
   }
 
   timeoutFor(server: string): number {

@@ -14,6 +14,10 @@ interface ServerCommon {
   /** Per-call timeout; overrides `mcpHost.timeoutMs`. */
   readonly timeoutMs?: number;
   readonly connectTimeoutMs: number;
+  /** A progress notification restarts the call's timeout (default true), up to `maxTotalTimeoutMs`. */
+  readonly resetTimeoutOnProgress?: boolean;
+  /** Longest a call may run however much progress it reports (default 10 minutes). */
+  readonly maxTotalTimeoutMs?: number;
 }
 
 export interface StdioServerSettings extends ServerCommon {
@@ -43,6 +47,10 @@ export interface RoleSettings {
   readonly exclude: readonly string[];
   readonly autoApprove: readonly string[];
   readonly confirm: readonly string[];
+  /** Resources the role may list and read, as `server/uri` globs; undefined or [] = none. */
+  readonly resources?: readonly string[];
+  /** Prompts the role may list and use, as `server/prompt` globs; undefined or [] = none. */
+  readonly prompts?: readonly string[];
 }
 
 export interface HostSettings {
@@ -75,6 +83,8 @@ export const DEFAULTS = {
   maxToolRounds: 10,
   maxResultChars: 50_000,
   toolNames: 'prefix' as ToolNamingMode,
+  resetTimeoutOnProgress: true,
+  maxTotalTimeoutMs: 600_000,
 } as const;
 
 export function emptySettings(): HostSettings {

@@ -59,6 +59,8 @@ export function parseRoles(
       exclude: d.exclude ?? [],
       autoApprove: d.autoApprove ?? [],
       confirm: d.confirm ?? [],
+      resources: d.resources ?? [],
+      prompts: d.prompts ?? [],
     });
   }
   return roles;
