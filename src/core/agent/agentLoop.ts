@@ -1,6 +1,10 @@
 import type { ToolCallResult } from '../calls/toolRouter';
+import { describeProgress, throttleProgress, type ProgressListener } from '../mcp/callProgress';
 import type { ExposedTool } from '../tools/exposedTool';
 import type { AgentMessage, ModelStreamPart, ModelToolDefinition, ToolCallIntent, ToolRound } from './agentMessages';
+
+/** A call's progress reaches the user at most this often (its last step and task status changes always do). */
+const PROGRESS_INTERVAL_MS = 250;
 
 /** The model port: send messages and tools, stream back text and tool calls. */
 export interface ChatModelPort {
@@ -16,7 +20,7 @@ export interface ResponseSink {
 /** The host side the loop needs: tools of the active role and the router. */
 export interface ToolHost {
   snapshot(): { readonly exposed: readonly ExposedTool[] };
-  call(request: { name: string; args?: unknown; signal?: AbortSignal }): Promise<ToolCallResult>;
+  call(request: { name: string; args?: unknown; signal?: AbortSignal; onProgress?: ProgressListener }): Promise<ToolCallResult>;
 }
 
 export interface AgentRunResult {
@@ -72,7 +76,8 @@ export class AgentLoop {
       const results = await Promise.all(
         calls.map(async (call) => {
           this.sink.progress(`Calling ${call.name}…`);
-          const r = await this.host.call({ name: call.name, args: call.input, signal });
+          const onProgress = throttleProgress((p) => this.sink.progress(`Calling ${call.name}… ${describeProgress(p)}`), PROGRESS_INTERVAL_MS);
+          const r = await this.host.call({ name: call.name, args: call.input, signal, onProgress });
           return { callId: call.callId, name: call.name, outcome: r.outcome, parts: r.parts };
         }),
       );

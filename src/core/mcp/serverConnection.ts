@@ -13,6 +13,7 @@ import { RestartSchedule } from './restartBackoff';
 import type { ServerConnectionOptions } from './serverConnectionOptions';
 import type { ServerTransport, TransportKind } from './serverTransport';
 import { StderrTail, describeClose, describeStartFailure } from './startFailure';
+import { callToolOnClient, type ToolCallOptions } from './toolCall';
 
 export type { ServerConnectionOptions } from './serverConnectionOptions';
 
@@ -126,16 +127,15 @@ export class ServerConnection {
   }
 
   /**
-   * Send `tools/call`. Timeouts and aborts send `notifications/cancelled` (the SDK does it) and
-   * reject; the router classifies the rejection.
+   * Send `tools/call` with a progress token (as a task when the tool requires it). Timeouts and
+   * aborts send `notifications/cancelled` (or `tasks/cancel`) and reject; the router classifies the rejection.
    */
-  async callTool(tool: string, args: Record<string, unknown>, options: { timeoutMs: number; signal?: AbortSignal }): Promise<CallToolResult> {
+  async callTool(tool: string, args: Record<string, unknown>, options: ToolCallOptions): Promise<CallToolResult> {
     const client = this.client;
     if (!client || !ConnectionState.isConnected(this._state)) {
       throw new ServerUnavailableError(`server "${this.name}" is ${ConnectionState.describe(this._state)}`);
     }
-    const result = await client.callTool({ name: tool, arguments: args }, undefined, { timeout: options.timeoutMs, signal: options.signal });
-    return result as CallToolResult;
+    return callToolOnClient(client, this._tools.find((t) => t.name === tool), tool, args, options);
   }
 
   /** Mask this server's secret values (resolved `${secret:…}`) in text that leaves the host. */
