@@ -2,6 +2,7 @@ import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
 import type { AuditSink } from '../audit/auditLog';
 import type { Confirmer } from '../calls/confirmer';
 import type { BackoffPolicy } from '../mcp/restartBackoff';
+import type { LogLevelSource } from '../mcp/serverLogLevel';
 import type { TransportFactory } from '../mcp/serverTransport';
 import type { HostSettings } from '../settings/hostSettings';
 import type { SecretResolver } from '../settings/resolveServerSettings';
@@ -31,6 +32,8 @@ export interface McpHostOptions {
   readonly assumeYes?: boolean;
   readonly clientInfo?: Implementation;
   readonly backoff?: BackoffPolicy;
+  /** Servers' `logging/setLevel` follows it (the output channel's level; the CLI's --verbose). */
+  readonly logLevel?: LogLevelSource;
   /** How servers are reached; real processes and HTTP unless a test says otherwise. */
   readonly transports?: TransportFactory;
 }

@@ -10,6 +10,7 @@ import { ConnectionState, type ServerInfo } from './connectionState';
 import { listAllTools } from './listAllTools';
 import { openClient } from './openClient';
 import { RestartSchedule } from './restartBackoff';
+import { ServerCatalogs } from './serverCatalogs';
 import type { ServerConnectionOptions } from './serverConnectionOptions';
 import type { ServerTransport, TransportKind } from './serverTransport';
 import { StderrTail, describeClose, describeStartFailure } from './startFailure';
@@ -45,6 +46,8 @@ export class ServerConnection {
   private _secretValues: readonly string[] = [];
   private readonly stderr: StderrTail;
   private startPromise?: Promise<void>;
+  /** Resources, templates, prompts and the log level of the connected client. */
+  readonly catalogs: ServerCatalogs;
 
   constructor(private readonly options: ServerConnectionOptions) {
     this.name = options.settings.name;
@@ -56,6 +59,7 @@ export class ServerConnection {
       (e) => this.options.logger.warn(`[${this.name}] refreshing tools failed: ${this.redact(errorText(e))}`),
       options.refreshDebounceMs ?? 30,
     );
+    this.catalogs = new ServerCatalogs({ ...options, server: this.name, redact: (t) => this.redact(t), listTimeoutMs: options.settings.connectTimeoutMs });
   }
 
   get settings(): ServerSettings {
@@ -151,6 +155,7 @@ export class ServerConnection {
     this.restarts.clear();
     this.refresh.close();
     await this.closeCurrent();
+    this.catalogs.close();
     this._onDidChangeState.dispose();
     this._onDidChangeTools.dispose();
   }
@@ -196,8 +201,8 @@ export class ServerConnection {
       this.client = opened.client;
       this.transport = opened.transport;
       const info = this.listen(opened.client, gen, opened.protocolVersion);
-      // Tools first, then "connected": whoever waits for the state sees the tools with it.
-      await this.discover(gen);
+      // Tools (and resources, prompts) first, then "connected": whoever waits for the state sees them with it.
+      await Promise.all([this.discover(gen), this.catalogs.attach(opened.client)]);
       if (gen !== this.generation) return;
       this.restarts.connected();
       this.setState({ kind: 'connected', info });
@@ -249,6 +254,7 @@ export class ServerConnection {
     if (gen !== this.generation || this.closed) return;
     const reason = describeClose(this.transport, this.stderr);
     this.client = undefined;
+    this.catalogs.detach();
     this.transport = undefined;
     this.restarts.closed();
     this.options.logger.warn(`[${this.name}] ${reason}`);
@@ -278,6 +284,7 @@ export class ServerConnection {
     this.client = undefined;
     this.transport = undefined;
     this.pendingTransport = undefined;
+    this.catalogs.detach();
     if (client) await client.close().catch(() => undefined);
     if (transport) await transport.transport.close().catch(() => undefined);
     if (pending) await pending.transport.close().catch(() => undefined);
