@@ -38,6 +38,7 @@ export async function runCall(o: CallOptions, lifecycle: Lifecycle): Promise<num
       yes: o.yes,
       confirmer: chooseConfirmer(o.yes),
       logger: createStderrLogger(o.verbose),
+      verbose: o.verbose,
     }),
   );
   try {

@@ -23,6 +23,7 @@ export async function runCheck(o: CheckOptions, lifecycle: Lifecycle): Promise<n
       yes: false,
       confirmer: new DenyingConfirmer('check makes no calls'),
       logger: createStderrLogger(o.verbose),
+      verbose: o.verbose,
     }),
   );
   try {

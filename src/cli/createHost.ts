@@ -16,6 +16,8 @@ export interface CliHostOptions {
   readonly yes: boolean;
   readonly confirmer: Confirmer;
   readonly logger: Logger;
+  /** `--verbose`: servers log at debug (logging/setLevel), otherwise at warning, like the stderr logger. */
+  readonly verbose?: boolean;
   readonly cwd?: string;
   readonly env?: Record<string, string | undefined>;
 }
@@ -38,5 +40,6 @@ export function createHost(workspace: Workspace, o: CliHostOptions): McpHost {
     timeoutOverrideMs: o.timeoutMs,
     assumeYes: o.yes,
     trusted: true,
+    logLevel: { level: o.verbose ? 'debug' : 'warn' },
   });
 }

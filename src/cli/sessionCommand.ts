@@ -30,6 +30,7 @@ export async function runSession(o: SessionOptions, lifecycle: Lifecycle): Promi
       // stdin is the protocol: nobody can be asked.
       confirmer: new DenyingConfirmer('a session cannot ask (stdin is the protocol)'),
       logger: createStderrLogger(o.verbose),
+      verbose: o.verbose,
     }),
   );
 
@@ -43,6 +44,7 @@ export async function runSession(o: SessionOptions, lifecycle: Lifecycle): Promi
       const event = toolsChangedEvent(e, host.snapshot());
       if (event) emit(event);
     }),
+    host.catalog.onDidUpdateResource((e) => emit({ event: 'resourceUpdated', server: e.server, uri: e.uri })),
   ];
 
   const abort = new AbortController();
@@ -53,7 +55,7 @@ export async function runSession(o: SessionOptions, lifecycle: Lifecycle): Promi
   });
 
   const ready = host.start().then(() => printProblems(host.snapshot().problems));
-  const handler = new SessionHandler(host, workspace, ready, abort.signal);
+  const handler = new SessionHandler(host, workspace, ready, abort.signal, emit);
 
   const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity, terminal: false });
   rl.on('line', (line) => {

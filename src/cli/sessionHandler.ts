@@ -1,6 +1,8 @@
 import type { McpHost } from '../core/host/mcpHost';
+import type { CallProgress } from '../core/mcp/callProgress';
 import { callView, problemViews, serverViews, toolViews } from './jsonViews';
 import { usableRoleNames, type Workspace } from './loadWorkspace';
+import { runCatalogOp } from './sessionCatalogOps';
 import type { SessionRequest } from './sessionProtocol';
 
 export type SessionAnswer = Record<string, unknown>;
@@ -24,6 +26,8 @@ export class SessionHandler {
     private readonly ready: Promise<unknown>,
     /** Aborted when the session ends by a signal: calls in flight are cancelled. */
     private readonly signal?: AbortSignal,
+    /** Prints an event line (a call's progress). */
+    private readonly emit?: (event: Record<string, unknown>) => void,
   ) {}
 
   async handle(request: SessionRequest): Promise<SessionAnswer> {
@@ -47,7 +51,8 @@ export class SessionHandler {
         await gate;
         return this.servers();
       case 'call': {
-        const call = gate.then(() => host.call({ name: request.name, args: request.args, signal: this.signal }));
+        const onProgress = (p: CallProgress) => this.emit?.({ event: 'progress', request: request.id, name: request.name, ...p });
+        const call = gate.then(() => host.call({ name: request.name, args: request.args, signal: this.signal, onProgress }));
         this.callsInFlight.add(call);
         try {
           return { ...callView(await call) };
@@ -75,6 +80,9 @@ export class SessionHandler {
         await change;
         return this.servers();
       }
+      default:
+        await gate;
+        return runCatalogOp(host, request, this.signal);
     }
   }
 
