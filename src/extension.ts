@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { registerCatalogCommands } from './vscode/catalogCommands';
 import { registerChatParticipant } from './vscode/chatParticipant';
 import { COMMANDS, registerCommands } from './vscode/commands';
 import { HostController } from './vscode/hostController';
@@ -46,6 +47,7 @@ export function activate(context: vscode.ExtensionContext): McpHostTestApi | und
     definitions,
     new RoleStatusBar(host, c.onDidChange),
     registerCommands({ controller: c, logger, tree, definitions, extensionId: context.extension.id }),
+    registerCatalogCommands(c, logger),
     registerChatParticipant(c),
   );
 

@@ -5,6 +5,7 @@ import { DEFAULTS } from '../core/settings/hostSettings';
 import { parseSettings } from '../core/settings/parseSettings';
 import { SETTINGS_SECTION } from '../core/settings/settingPath';
 import { DisposableStore, Emitter, type Event } from '../core/util/event';
+import type { LogLevelSource } from '../core/mcp/serverLogLevel';
 import type { Logger } from '../core/util/logger';
 import { ModalConfirmer } from './modalConfirmer';
 import type { ProblemReporter } from './problemReporter';
@@ -32,7 +33,7 @@ export class HostController implements vscode.Disposable {
 
   constructor(
     context: vscode.ExtensionContext,
-    readonly logger: Logger,
+    readonly logger: Logger & LogLevelSource,
     private readonly reporter: ProblemReporter,
   ) {
     const raw = readWindowSettings();
@@ -50,6 +51,7 @@ export class HostController implements vscode.Disposable {
       logger,
       defaultAuditPath: defaultAuditPath(context),
       trusted: vscode.workspace.isTrusted,
+      logLevel: logger,
     });
 
     const fire = () => this._onDidChange.fire();
