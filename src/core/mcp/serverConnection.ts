@@ -14,7 +14,7 @@ import { ServerCatalogs } from './serverCatalogs';
 import type { ServerConnectionOptions } from './serverConnectionOptions';
 import type { ServerTransport, TransportKind } from './serverTransport';
 import { StderrTail, describeClose, describeStartFailure } from './startFailure';
-import { callToolOnClient, type ToolCallOptions } from './toolCall';
+import { callToolWithProgress, type ProgressCallOptions } from './progressToolCall';
 
 export type { ServerConnectionOptions } from './serverConnectionOptions';
 
@@ -134,12 +134,12 @@ export class ServerConnection {
    * Send `tools/call` with a progress token (as a task when the tool requires it). Timeouts and
    * aborts send `notifications/cancelled` (or `tasks/cancel`) and reject; the router classifies the rejection.
    */
-  async callTool(tool: string, args: Record<string, unknown>, options: ToolCallOptions): Promise<CallToolResult> {
+  async callTool(tool: string, args: Record<string, unknown>, options: ProgressCallOptions): Promise<CallToolResult> {
     const client = this.client;
     if (!client || !ConnectionState.isConnected(this._state)) {
       throw new ServerUnavailableError(`server "${this.name}" is ${ConnectionState.describe(this._state)}`);
     }
-    return callToolOnClient(client, this._tools.find((t) => t.name === tool), tool, args, options);
+    return callToolWithProgress(client, this._tools.find((t) => t.name === tool), tool, args, options);
   }
 
   /** Mask this server's secret values (resolved `${secret:…}`) in text that leaves the host. */
