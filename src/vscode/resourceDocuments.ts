@@ -5,7 +5,8 @@ import * as vscode from 'vscode';
 import type { McpHost } from '../core/host/mcpHost';
 import { resourceFileName, resourceText } from './resourceDocumentName';
 
-export const RESOURCE_SCHEME = 'mcp-resource';
+// Not "mcp-resource": VS Code's own MCP support registers a file system for that scheme.
+export const RESOURCE_SCHEME = 'mcp-host-resource';
 
 interface OpenResource {
   readonly server: string;
@@ -14,7 +15,7 @@ interface OpenResource {
 }
 
 /**
- * MCP resources opened in the editor. Text opens as a read-only document (`mcp-resource:` URIs,
+ * MCP resources opened in the editor. Text opens as a read-only document (`mcp-host-resource:` URIs,
  * named after the resource so the language is recognised) that follows `resources/updated` while
  * it is open; binary contents (images) are written to a temporary file and opened with the
  * editor's own viewer. Every read goes through `host.catalog` (role check, audit).

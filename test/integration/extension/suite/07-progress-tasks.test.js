@@ -1,24 +1,9 @@
 'use strict';
 const assert = require('assert');
-const fs = require('fs');
-const path = require('path');
 const { extLog } = require('../../runner/mochaInExtensionHost');
 const h = require('../helpers');
 
-/** The "MCP Host" output channel's log file (VS Code writes every log output channel to the window's log folder). */
-function outputChannelLog() {
-  const root = path.join(process.env.MCP_HOST_TEST_TMP || '', 'user-data', 'logs');
-  const found = [];
-  const walk = (dir) => {
-    for (const e of fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }) : []) {
-      const p = path.join(dir, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (/MCP Host\.log$/.test(e.name)) found.push(p);
-    }
-  };
-  walk(root);
-  return found.map((f) => fs.readFileSync(f, 'utf8')).join('\n');
-}
+const outputChannelLog = h.outputChannelLog;
 
 describe('progress and tasks from @mcp (server-everything)', () => {
   it('trigger-long-running-operation reports progress and, with resetTimeoutOnProgress, outlives timeoutMs (3000)', async () => {

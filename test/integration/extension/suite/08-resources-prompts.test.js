@@ -1,5 +1,6 @@
 'use strict';
 const assert = require('assert');
+const fs = require('fs');
 const vscode = require('vscode');
 const h = require('../helpers');
 
@@ -20,17 +21,32 @@ describe('resources and prompts in the editor (server-everything, role "full")',
     const m = h.mark();
     // What a click on the resource's row in the MCP Host view runs (the row passes its node).
     const { host } = await h.hostApi();
-    const node = { kind: 'resource', role: 'full', ...host.snapshot().resources('everything').find((r) => r.resource.uri === STATIC_DOC) };
-    await vscode.commands.executeCommand('mcpHost.openResource', node);
-    const editor = await h.waitFor('the resource editor', () => {
-      const e = vscode.window.activeTextEditor;
-      return e && e.document.uri.scheme === 'mcp-resource' ? e : undefined;
+    const view = await h.waitFor('the resource in the snapshot', () => host.snapshot().resources('everything').find((r) => r.resource.uri === STATIC_DOC));
+    const node = { kind: 'resource', role: 'full', ...view };
+    const opened = await vscode.commands.executeCommand('mcpHost.openResource', node);
+    assert.ok(opened, `the command failed: ${h.outputChannelLog().split('\n').filter((l) => /openResource/.test(l)).join('\n')}`);
+    const editor = await h.waitFor('the resource editor', () => vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === opened.toString()), {
+      describe: () => JSON.stringify({ opened: opened.toString(), visible: vscode.window.visibleTextEditors.map((e) => e.document.uri.toString()), docs: vscode.workspace.textDocuments.map((d) => d.uri.toString()) }),
     });
+    assert.strictEqual(editor.document.uri.scheme, 'mcp-host-resource');
     assert.match(editor.document.getText(), /^# Everything Server/);
     assert.strictEqual(editor.document.languageId, 'markdown');
     assert.match(editor.document.uri.path, /\/everything\/architecture\.md$/);
     const rec = await h.waitFor('the resource audit record', () => m.since().audit.find((r) => r.kind === 'resource'));
     assert.deepStrictEqual([rec.server, rec.uri, rec.purpose, rec.outcome, rec.role], ['everything', STATIC_DOC, 'view', 'ok', 'full']);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  it('opens an image resource in the image viewer (a temporary file)', async () => {
+    const opened = await vscode.commands.executeCommand('mcpHost.openResource', { server: 'catalog', uri: 'fixture://catalog/image.png' });
+    assert.ok(opened, `the command failed: ${h.outputChannelLog().split('\n').filter((l) => /openResource/.test(l)).join('\n')}`);
+    assert.strictEqual(opened.scheme, 'file');
+    assert.match(opened.path, /\/image\.png$/);
+    assert.strictEqual(fs.readFileSync(opened.fsPath).subarray(1, 4).toString('ascii'), 'PNG');
+    const tab = await h.waitFor('the image tab', () =>
+      vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input && t.input.uri && t.input.uri.toString() === opened.toString()),
+    );
+    assert.strictEqual(tab.input.viewType, 'imagePreview.previewEditor', `opened with ${JSON.stringify(tab.input)}`);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
