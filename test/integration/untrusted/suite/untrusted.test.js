@@ -6,7 +6,7 @@ const { extLog } = require('../../runner/mochaInExtensionHost');
 const h = require('../../extension/helpers');
 const { descendants, commandLine } = require('../../lib/procfs');
 
-const SERVERS = ['basic', 'slow', 'dynamic', 'paged', 'notools', 'everything'];
+const SERVERS = ['basic', 'slow', 'dynamic', 'paged', 'notools', 'catalog', 'everything'];
 
 /** Live descendants of this extension host that are MCP servers of the test workspace. */
 function serverProcesses() {
