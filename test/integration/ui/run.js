@@ -268,7 +268,8 @@ async function main() {
         const since = mark();
         await ui.treeRow(page, 'architecture.md', 3).first().click();
         await page.locator('.tab', { hasText: 'architecture.md' }).first().waitFor({ timeout: 15000 });
-        await ui.waitFor('the document text', async () => /Everything Server/.test(await page.locator('.editor-instance .view-lines').first().innerText().catch(() => '')), { timeout: 15000 });
+        // Monaco renders spaces as no-break spaces: \s matches both.
+        await ui.waitFor('the document text', async () => /Everything\sServer/.test(await page.locator('.editor-instance .view-lines').first().innerText().catch(() => '')), { timeout: 15000 });
         const rec = await ui.waitFor('the resource audit record', () => since().audit.find((r) => r.kind === 'resource'));
         assert.deepStrictEqual([rec.server, rec.uri, rec.purpose, rec.outcome, rec.role], ['everything', 'demo://resource/static/document/architecture.md', 'view', 'ok', 'researcher']);
         await ui.widenSidebar(page, 620);
@@ -294,6 +295,30 @@ async function main() {
         await ui.waitForResponse(page, 'Weather noted.');
         const rec = since().audit.find((r) => r.kind === 'prompt');
         assert.deepStrictEqual([rec.prompt, rec.outcome, rec.args], ['args-prompt', 'ok', { city: 'Paris' }]);
+      },
+    },
+    {
+      name: '"Use in Chat" on a prompt of the tree fills the chat input; sending it gives the model the prompt',
+      fn: async () => {
+        ui.setScript(f.modelScript, [{ text: 'Simple prompt used.' }]);
+        const since = mark();
+        await ui.openMcpHostView(page);
+        await ui.collapseRow(page, 'Resources', 2);
+        await ui.expandRow(page, 'Prompts', 2);
+        const row = ui.treeRow(page, 'Simple Prompt', 3).first();
+        await row.waitFor({ timeout: 15000 });
+        await row.click({ button: 'right' });
+        await page.locator('.context-view .action-label', { hasText: /^Use in Chat$/ }).first().click();
+        const input = page.locator('.interactive-input-part .monaco-editor .view-lines').first();
+        await ui.waitFor('the query in the chat input', async () => /\/prompt\s+everything\/simple-prompt/.test(await input.innerText().catch(() => '')), { timeout: 15000 });
+        await page.locator('.interactive-input-part .monaco-editor textarea').first().click({ force: true });
+        await page.keyboard.press('End');
+        await page.keyboard.press('Enter');
+        const reqs = await ui.waitFor('the model request', () => (since().model.length ? since().model : undefined));
+        const texts = reqs[0].messages.filter((m) => m.role === 'user').flatMap((m) => m.parts.map((p) => p.text || ''));
+        assert.ok(texts.includes('This is a simple prompt without arguments.'), JSON.stringify(texts));
+        await ui.waitForResponse(page, 'Simple prompt used.');
+        assert.deepStrictEqual(since().audit.filter((r) => r.kind === 'prompt').map((r) => [r.prompt, r.outcome]), [['simple-prompt', 'ok']]);
       },
     },
   ];
