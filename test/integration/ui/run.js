@@ -310,7 +310,8 @@ async function main() {
         await row.click({ button: 'right' });
         await page.locator('.context-view .action-label', { hasText: /^Use in Chat$/ }).first().click();
         const input = page.locator('.interactive-input-part .monaco-editor .view-lines').first();
-        await ui.waitFor('the query in the chat input', async () => /\/prompt\s+everything\/simple-prompt/.test(await input.innerText().catch(() => '')), { timeout: 15000 });
+        // The input wraps long lines: compare without any whitespace.
+        await ui.waitFor('the query in the chat input', async () => /@mcp\/prompteverything\/simple-prompt/.test((await input.innerText().catch(() => '')).replace(/\s+/g, '')), { timeout: 15000 });
         await page.locator('.interactive-input-part .monaco-editor textarea').first().click({ force: true });
         await page.keyboard.press('End');
         await page.keyboard.press('Enter');
