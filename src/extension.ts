@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { registerCatalogCommands } from './vscode/catalogCommands';
 import { registerChatParticipant } from './vscode/chatParticipant';
 import { COMMANDS, registerCommands } from './vscode/commands';
 import { HostController } from './vscode/hostController';
@@ -56,6 +57,7 @@ export function activate(context: vscode.ExtensionContext): McpHostTestApi | und
     new RoleStatusBar(host, c.onDidChange),
     registerCommands({ controller: c, logger, tree, definitions, extensionId: context.extension.id }),
     registerSignInCommands(c, logger, context.extensionMode !== vscode.ExtensionMode.Production),
+    registerCatalogCommands(c, logger),
     registerChatParticipant(c, tally),
   );
 

@@ -64,6 +64,7 @@ export async function runCall(o: CallOptions, lifecycle: Lifecycle): Promise<num
       serverRequests: chooseServerRequests((line) => logger.warn(line)),
       logger,
       browser,
+      verbose: o.verbose,
     }),
   );
   const abort = new AbortController();

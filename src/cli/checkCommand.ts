@@ -31,6 +31,7 @@ export async function runCheck(o: CheckOptions, lifecycle: Lifecycle): Promise<n
       confirmer: new DenyingConfirmer('check makes no calls'),
       logger: createStderrLogger(o.verbose),
       browser,
+      verbose: o.verbose,
     }),
   );
   const abort = new AbortController();

@@ -23,6 +23,8 @@ export interface CliHostOptions {
   /** Who answers servers' questions and sampling requests; default: nobody (declined, with a warning). */
   readonly serverRequests?: ServerRequestPorts;
   readonly logger: Logger;
+  /** `--verbose`: servers log at debug (logging/setLevel), otherwise at warning, like the stderr logger. */
+  readonly verbose?: boolean;
   readonly cwd?: string;
   readonly env?: Record<string, string | undefined>;
   /** Set when the command may sign in (login, --login): how sign-in pages are opened. */
@@ -58,6 +60,7 @@ export function createHost(workspace: Workspace, o: CliHostOptions): McpHost {
     serverRequests: o.serverRequests ?? noAnswers((line) => o.logger.warn(line)),
     credentials: new FileCredentialStore(cliCredentialsFile(env)),
     ...(o.browser ? { openUrl: o.browser.openUrl } : {}),
+    logLevel: { level: o.verbose ? 'debug' : 'warn' },
   });
 }
 

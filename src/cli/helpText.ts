@@ -143,6 +143,18 @@ Requests:
                                                   stays open. → {"id":6,"op":"elicitation","request","action"}
   {"id":7,"op":"sampling","request":"sampling-1","action":"accept"|"decline"|"cancel",
    "text"?:"…","model"?:"…","stopReason"?:"…"} → answers a sampling request (accept needs "text")
+Resources and prompts (only what the active role's "resources"/"prompts" globs allow; every read
+and prompt use is audited; one the role may not make answers outcome "notAllowed"):
+  {"id":6,"op":"resources"}                    → {"role","resources":[{server,uri,name,…}],"templates":[…]}
+  {"id":7,"op":"read","server":"s","uri":"u","subscribe"?:true}
+                                               → {"server","uri","outcome","durationMs","contents","error"?,
+                                                  "subscribed"?}; then "resourceUpdated" events
+  {"id":8,"op":"unsubscribe","server":"s","uri":"u"}
+  {"id":9,"op":"prompts"}                      → {"role","prompts":[{server,name,description,arguments}]}
+  {"id":10,"op":"prompt","server":"s","name":"p","args"?:{}}
+                                               → {"server","name","outcome","messages","description"?,"error"?}
+  {"id":11,"op":"complete","server":"s","prompt":"p"|"template":"uri/{x}",
+   "argument":{"name","value"},"context"?:{}}  → {"server","values","total"?,"hasMore"?}
 A role switch waits for the calls already in flight; requests after it see the new role.
 A malformed line or a failing request is answered {"id":…|null,"error":"…"}; the session goes on.
 
@@ -158,6 +170,9 @@ Events, printed as they happen:
    "maxTokens","model"?}             a server wants a model completion (only servers that
                                      mcpHost.sampling allows; no tool use)
   {"event":"requestClosed","request","reason"}   a question ended unanswered (withdrawn, input ended)
+  {"event":"progress","request":<id of the call>,"name","progress"?,"total"?,"message"?,"taskStatus"?}
+      (notifications/progress of a call, or the status of a tool run as a task)
+  {"event":"resourceUpdated","server","uri"}   (a resource subscribed with "read" changed)
 
 Confirmation: stdin is the protocol, so nothing is asked: a call that needs confirmation is
 denied unless --yes is given (then it runs and is audited with confirmedBy "flag").

@@ -43,6 +43,7 @@ export async function runSession(o: SessionOptions, lifecycle: Lifecycle): Promi
       serverRequests: { elicitation: requests, sampler: requests },
       logger: createStderrLogger(o.verbose),
       browser,
+      verbose: o.verbose,
     }),
   );
 
@@ -52,6 +53,7 @@ export async function runSession(o: SessionOptions, lifecycle: Lifecycle): Promi
       const event = toolsChangedEvent(e, host.snapshot());
       if (event) emit(event);
     }),
+    host.catalog.onDidUpdateResource((e) => emit({ event: 'resourceUpdated', server: e.server, uri: e.uri })),
   ];
 
   const abort = new AbortController();
@@ -70,7 +72,7 @@ export async function runSession(o: SessionOptions, lifecycle: Lifecycle): Promi
     .then(() => login?.signInWaiting())
     .then(() => printProblems(host.snapshot().problems));
   if (login) subscriptions.push(host.auth.onDidRequireSignIn((r) => void ready.then(() => login.signIn(r.server))));
-  const handler = new SessionHandler(host, workspace, ready, abort.signal, requests);
+  const handler = new SessionHandler(host, workspace, ready, abort.signal, requests, emit);
 
   const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity, terminal: false });
   rl.on('line', (line) => {

@@ -1,6 +1,8 @@
 import type { McpHost } from '../core/host/mcpHost';
+import type { CallProgress } from '../core/mcp/callProgress';
 import { callView, problemViews, serverViews, toolViews } from './jsonViews';
 import { usableRoleNames, type Workspace } from './loadWorkspace';
+import { runCatalogOp } from './sessionCatalogOps';
 import type { SessionRequest } from './sessionProtocol';
 import type { SessionRequests } from './sessionRequests';
 
@@ -27,6 +29,8 @@ export class SessionHandler {
     private readonly signal?: AbortSignal,
     /** The servers' open questions (elicitation, sampling) that the driver answers. */
     private readonly requests?: SessionRequests,
+    /** Prints an event line (a call's progress). */
+    private readonly emit?: (event: Record<string, unknown>) => void,
   ) {}
 
   async handle(request: SessionRequest): Promise<SessionAnswer> {
@@ -51,7 +55,8 @@ export class SessionHandler {
         await gate;
         return this.servers();
       case 'call': {
-        const call = gate.then(() => host.call({ name: request.name, args: request.args, signal: this.signal }));
+        const onProgress = (p: CallProgress) => this.emit?.({ event: 'progress', request: request.id, name: request.name, ...p });
+        const call = gate.then(() => host.call({ name: request.name, args: request.args, signal: this.signal, onProgress }));
         this.callsInFlight.add(call);
         try {
           return { ...callView(await call) };
@@ -83,6 +88,9 @@ export class SessionHandler {
       case 'sampling':
         if (!this.requests) throw new Error('this session has no open questions');
         return this.requests.answer(request);
+      default:
+        await gate;
+        return runCatalogOp(host, request, this.signal);
     }
   }
 

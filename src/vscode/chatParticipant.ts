@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { AgentLoop, toModelTools, type ResponseSink } from '../core/agent/agentLoop';
 import { describeMeasure, measureTools } from '../core/agent/toolBudget';
 import type { AgentMessage } from '../core/agent/agentMessages';
+import { ChatCatalog } from './chatCatalog';
 import { historyToMessages } from './chatHistory';
 import type { HostController } from './hostController';
 import { LmModelAdapter } from './lmModelAdapter';
@@ -53,12 +54,16 @@ export class ChatResponseSink implements ResponseSink {
 }
 
 class McpChatHandler {
-  private readonly commands = new Set<string>(SLASH_COMMANDS);
+  /** Slash commands whose turns are not conversation (a `/prompt` turn is). */
+  private readonly commands = new Set<string>(SLASH_COMMANDS.filter((c) => c !== 'prompt'));
+  private readonly catalog: ChatCatalog;
 
   constructor(
     private readonly controller: HostController,
     private readonly tally?: ToolBudgetTally,
-  ) {}
+  ) {
+    this.catalog = new ChatCatalog(() => controller.host);
+  }
 
   async handle(
     request: vscode.ChatRequest,
@@ -73,6 +78,12 @@ class McpChatHandler {
         return this.tools(request, stream, token);
       case 'servers':
         return this.servers(stream, token);
+      case 'resources':
+        await this.waitForServers(stream, token);
+        this.catalog.resources(stream);
+        return { metadata: { command: 'resources' } };
+      case 'prompt':
+        return this.agent(request, context, stream, token, 'prompt');
       default:
         return this.agent(request, context, stream, token);
     }
@@ -143,6 +154,7 @@ class McpChatHandler {
     context: vscode.ChatContext,
     stream: vscode.ChatResponseStream,
     token: vscode.CancellationToken,
+    command?: 'prompt',
   ): Promise<vscode.ChatResult> {
     const host = this.host;
     const logger = this.controller.logger;
@@ -164,14 +176,23 @@ class McpChatHandler {
       stream.markdown(`_No MCP tools are available to ${role ? `role ${role}` : 'the model'} right now (see \`/servers\`); answering without tools._\n\n`);
     }
 
-    const messages: AgentMessage[] = [
-      { role: 'user', text: preamble(role) },
-      ...historyToMessages(context.history, this.commands),
-      { role: 'user', text: request.prompt },
-    ];
     const abort = new AbortController();
     const onCancel = token.onCancellationRequested(() => abort.abort());
     if (token.isCancellationRequested) abort.abort();
+    // A prompt's messages (`/prompt`) and `#mcp:server/uri` attachments go before the request's text.
+    const used = command === 'prompt' ? await this.catalog.prompt(request.prompt, stream, abort.signal) : { prelude: [], text: request.prompt };
+    if (!used || abort.signal.aborted) {
+      onCancel.dispose();
+      return { metadata: { command } };
+    }
+    const attached = await this.catalog.attachments(used.text, stream, abort.signal);
+    const messages: AgentMessage[] = [
+      { role: 'user', text: preamble(role) },
+      ...historyToMessages(context.history, this.commands),
+      ...used.prelude,
+      ...attached,
+      ...(used.text ? [{ role: 'user' as const, text: used.text }] : []),
+    ];
     const sink = new ChatResponseSink(stream);
     this.tally?.useModel(model);
     // A server that asks the user (or samples) during a call shows in that call's progress.

@@ -5,6 +5,7 @@ import { DEFAULTS } from '../core/settings/hostSettings';
 import { parseSettings } from '../core/settings/parseSettings';
 import { SETTINGS_SECTION } from '../core/settings/settingPath';
 import { DisposableStore, Emitter, type Event } from '../core/util/event';
+import type { LogLevelSource } from '../core/mcp/serverLogLevel';
 import type { Logger } from '../core/util/logger';
 import { EditorServerRequests } from './editorServerRequests';
 import { ExternalOpener } from './externalOpener';
@@ -39,7 +40,7 @@ export class HostController implements vscode.Disposable {
 
   constructor(
     context: vscode.ExtensionContext,
-    readonly logger: Logger,
+    readonly logger: Logger & LogLevelSource,
     private readonly reporter: ProblemReporter,
   ) {
     const raw = readWindowSettings();
@@ -60,6 +61,7 @@ export class HostController implements vscode.Disposable {
       serverRequests: this.serverRequests.ports,
       credentials: new SecretCredentialStore(context.secrets, logger),
       openUrl: this.opener.openUrl,
+      logLevel: logger,
     });
 
     const fire = () => this._onDidChange.fire();

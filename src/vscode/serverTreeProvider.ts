@@ -3,6 +3,7 @@ import type { HostSnapshot } from '../core/host/hostSnapshot';
 import type { McpHost } from '../core/host/mcpHost';
 import type { Event } from '../core/util/event';
 import { budgetTreeNode } from './budgetTreeNode';
+import { catalogChildren, catalogFolders } from './catalogTreeNodes';
 import { descriptionChangeNodes, eventNodes, eventToolNodes } from './eventTreeItems';
 import { toTreeItem } from './treeItems';
 import type { RoleToolMeasure } from './toolBudgetTally';
@@ -54,6 +55,8 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
         return eventToolNodes(node);
       case 'eventTool':
         return descriptionChangeNodes(node);
+      case 'catalog':
+        return catalogChildren(snapshot, node);
       default:
         return [];
     }
@@ -104,6 +107,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     if (tools.length === 0 && (server.connected || (server.canStart && server.failure === undefined))) {
       out.push(detail('noTools', { label: server.connected ? 'No tools' : 'No tools: not running', icon: 'info' }));
     }
+    out.push(...catalogFolders(snapshot, name));
     out.push({ kind: 'events', server: name, events: server.history });
     return out;
   }

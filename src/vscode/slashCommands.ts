@@ -2,7 +2,7 @@ import type { ServerView } from '../core/host/hostSnapshot';
 import { escapeMarkdown, firstLine } from './escapeMarkdown';
 
 /** The chat participant's slash commands and the markdown they answer with (pure, for tests). */
-export const SLASH_COMMANDS = ['role', 'tools', 'servers'] as const;
+export const SLASH_COMMANDS = ['role', 'tools', 'servers', 'resources', 'prompt'] as const;
 export type SlashCommand = (typeof SLASH_COMMANDS)[number];
 
 /** Argument of `/role` that selects "no role" (unless a role has that name). */

@@ -1,8 +1,12 @@
 import type { ToolCallResult } from '../calls/toolRouter';
+import { describeProgress, throttleProgress, type ProgressListener } from '../mcp/callProgress';
 import type { ExposedTool } from '../tools/exposedTool';
 import type { AgentMessage, ModelStreamPart, ModelToolDefinition, ToolCallIntent, ToolResultMessagePart, ToolRound } from './agentMessages';
 import { RoundTools, type TokenCounter } from './roundTools';
 import type { TokenCountCache, ToolBudget } from './toolBudget';
+
+/** A call's progress reaches the user at most this often (its last step and task status changes always do). */
+const PROGRESS_INTERVAL_MS = 250;
 
 /** The model port: send messages and tools, stream back text and tool calls. */
 export interface ChatModelPort {
@@ -20,7 +24,7 @@ export interface ResponseSink {
 /** The host side the loop needs: tools of the active role and the router. */
 export interface ToolHost {
   snapshot(): { readonly exposed: readonly ExposedTool[]; readonly toolBudget?: ToolBudget };
-  call(request: { name: string; args?: unknown; signal?: AbortSignal }): Promise<ToolCallResult>;
+  call(request: { name: string; args?: unknown; signal?: AbortSignal; onProgress?: ProgressListener }): Promise<ToolCallResult>;
 }
 
 export interface AgentRunResult {
@@ -88,7 +92,8 @@ export class AgentLoop {
             return { callId: call.callId, name: call.name, outcome: 'ok', parts: [{ type: 'text', text: budgeted.search(call.input).text }] };
           }
           this.sink.progress(`Calling ${call.name}…`);
-          const r = await this.host.call({ name: call.name, args: call.input, signal });
+          const onProgress = throttleProgress((p) => this.sink.progress(`Calling ${call.name}… ${describeProgress(p)}`), PROGRESS_INTERVAL_MS);
+          const r = await this.host.call({ name: call.name, args: call.input, signal, onProgress });
           return { callId: call.callId, name: call.name, outcome: r.outcome, parts: r.parts };
         }),
       );

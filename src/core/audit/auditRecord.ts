@@ -80,4 +80,43 @@ export interface AuthAuditRecord {
   readonly hadCredentials?: boolean;
 }
 
-export type AuditRecord = CallAuditRecord | ToolsChangedAuditRecord | ServerRequestAuditRecord | AuthAuditRecord;
+/** How a resource read or a prompt use ended. `notAllowed`: the active role may not (nothing was sent). */
+export type ContextOutcome = 'ok' | 'notAllowed' | 'notFound' | 'invalidArgs' | 'timeout' | 'cancelled' | 'error';
+
+/** Who a resource was read for: a person looking at it (tree, CLI) or a chat request that hands it to the model. */
+export type ReadPurpose = 'view' | 'chat';
+
+export interface ResourceAuditRecord {
+  readonly kind: 'resource';
+  readonly ts: string;
+  readonly role: string | null;
+  readonly server: string;
+  readonly uri: string;
+  readonly purpose: ReadPurpose;
+  readonly outcome: ContextOutcome;
+  readonly durationMs: number;
+  /** What came back (MIME types and sizes) or why nothing did, at most 1 KB. */
+  readonly result: string;
+}
+
+export interface PromptAuditRecord {
+  readonly kind: 'prompt';
+  readonly ts: string;
+  readonly role: string | null;
+  readonly server: string;
+  readonly prompt: string;
+  /** Redacted like tool arguments. */
+  readonly args: unknown;
+  readonly outcome: ContextOutcome;
+  readonly durationMs: number;
+  /** How many messages came back, or why none did, at most 1 KB. */
+  readonly result: string;
+}
+
+export type AuditRecord =
+  | CallAuditRecord
+  | ToolsChangedAuditRecord
+  | ServerRequestAuditRecord
+  | AuthAuditRecord
+  | ResourceAuditRecord
+  | PromptAuditRecord;

@@ -10,7 +10,9 @@ import type { RuleHit } from '../policy/argumentRules';
 import type { RegistryEntry, ToolRegistry } from '../tools/toolRegistry';
 import { errorText } from '../util/errorText';
 import type { Logger } from '../util/logger';
+import type { ProgressListener } from '../mcp/callProgress';
 import { ArgumentValidator } from './argumentValidator';
+import { callProgressReport, timeoutText } from './callProgressReport';
 import { parseCallArguments } from './callArguments';
 import { ConfirmationQueue } from './confirmationQueue';
 import type { Confirmer } from './confirmer';
@@ -23,6 +25,8 @@ export interface ToolCallRequest {
   readonly args?: unknown;
   /** The caller's Stop. */
   readonly signal?: AbortSignal;
+  /** Progress and task status of the call, as the server reports them (also logged). */
+  readonly onProgress?: ProgressListener;
 }
 
 export interface ToolCallResult {
@@ -129,15 +133,12 @@ export class ToolRouter {
     const timeoutMs = policy.timeoutFor(server);
     let result: CallToolResult;
     try {
-      result = await connection.callTool(tool, args, { timeoutMs, signal: request.signal });
+      const onProgress = callProgressReport(this.options.logger, entry.name, (t) => connection.redact(t), request.onProgress);
+      result = await connection.callTool(tool, args, { timeoutMs, signal: request.signal, onProgress, ...policy.progressFor(server) });
     } catch (e) {
       if (request.signal?.aborted) return this.finish(base, entry, args, { outcome: 'cancelled', text: cancelledText(entry), confirmedBy });
       if (e instanceof McpError && e.code === ErrorCode.RequestTimeout) {
-        return this.finish(base, entry, args, {
-          outcome: 'timeout',
-          text: `Tool "${entry.name}" timed out after ${timeoutMs} ms; the server was told to cancel it. Try something else or ask the user.`,
-          confirmedBy,
-        });
+        return this.finish(base, entry, args, { outcome: 'timeout', text: timeoutText(entry.name, e, timeoutMs), confirmedBy });
       }
       let reason = connection.redact(errorText(e));
       if (e instanceof McpError && e.code === ErrorCode.ConnectionClosed) {

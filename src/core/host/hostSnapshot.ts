@@ -8,12 +8,23 @@ import type { HostSettings, RoleSettings, ServerSettings, ToolBudgetSettings } f
 import type { NamingProblem } from '../tools/assignToolNames';
 import type { ExposedTool } from '../tools/exposedTool';
 import type { RegistryEntry, ToolsChangedEvent } from '../tools/toolRegistry';
+import {
+  catalogFacts,
+  promptViews,
+  resourceViews,
+  templateViews,
+  type CatalogFacts,
+  type PromptView,
+  type ResourceTemplateView,
+  type ResourceView,
+} from './catalogViews';
 
 export type { ConnectionState, ServerInfo } from '../mcp/connectionState';
 export type { NamingProblem } from '../tools/assignToolNames';
 export type { ExposedTool } from '../tools/exposedTool';
 export type { ToolsChangedEvent } from '../tools/toolRegistry';
 export type { ChangedTool } from '../tools/toolListDiff';
+export type { PromptView, ResourceTemplateView, ResourceView } from './catalogViews';
 
 /** One configured server as every view shows it. */
 export interface ServerView {
@@ -77,10 +88,12 @@ export interface ConnectionFacts {
   readonly pid?: number;
   readonly transportKind?: TransportKind;
   readonly history: readonly ToolsChangedEvent[];
+  /** Resources, templates and prompts. */
+  readonly catalog?: CatalogFacts;
 }
 
 export function connectionFacts(c: ServerConnection, history: readonly ToolsChangedEvent[]): ConnectionFacts {
-  return { name: c.name, settings: c.settings, state: c.state, tools: c.tools, pid: c.pid, transportKind: c.transportKind, history: [...history] };
+  return { name: c.name, settings: c.settings, state: c.state, tools: c.tools, pid: c.pid, transportKind: c.transportKind, history: [...history], catalog: catalogFacts(c) };
 }
 
 export interface SnapshotSources {
@@ -192,9 +205,49 @@ export class HostSnapshot {
     return this.src.policies.allows(server, tool);
   }
 
+  /** The resources a server lists (role-visible or not); `visibleResources()` for the role's across servers. */
+  resources(server: string): readonly ResourceView[] {
+    return resourceViews(server, this.facts(server)?.catalog, this.src.policies);
+  }
+
+  resourceTemplates(server: string): readonly ResourceTemplateView[] {
+    return templateViews(server, this.facts(server)?.catalog, this.src.policies);
+  }
+
+  prompts(server: string): readonly PromptView[] {
+    return promptViews(server, this.facts(server)?.catalog, this.src.policies);
+  }
+
+  /** Every resource, template and prompt the active role may use, server by server. */
+  visibleResources(): readonly ResourceView[] {
+    return this.src.connections.flatMap((c) => this.resources(c.name).filter((r) => r.visible));
+  }
+
+  visibleResourceTemplates(): readonly ResourceTemplateView[] {
+    return this.src.connections.flatMap((c) => this.resourceTemplates(c.name).filter((r) => r.visible));
+  }
+
+  visiblePrompts(): readonly PromptView[] {
+    return this.src.connections.flatMap((c) => this.prompts(c.name).filter((r) => r.visible));
+  }
+
+  /** Whether the active role may read this resource / use this prompt, listed or not. */
+  allowsResource(server: string, uri: string): boolean {
+    return this.src.policies.allowsResource(server, uri);
+  }
+
+  allowsPrompt(server: string, prompt: string): boolean {
+    return this.src.policies.allowsPrompt(server, prompt);
+  }
+
   /** Why tools are not loaded under names of their own. */
   get problems(): readonly NamingProblem[] {
     return this.src.problems;
+  }
+
+  private facts(server: string): ConnectionFacts | undefined {
+    const c = this.src.connections.find((x) => x.name === server);
+    return c && ConnectionState.isConnected(c.state) ? c : undefined;
   }
 
   private view(server: string, listed: Tool): ToolView {

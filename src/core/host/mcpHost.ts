@@ -11,6 +11,7 @@ import { recordToolListChange } from '../tools/toolListLog';
 import { ToolRegistry, type ToolsChangedEvent } from '../tools/toolRegistry';
 import { DisposableStore, Emitter, type Event } from '../util/event';
 import { nullLogger } from '../util/logger';
+import { HostCatalog } from './hostCatalog';
 import { connectionFacts, HostSnapshot } from './hostSnapshot';
 import { createHostSignIn, createRemoteAuth, serverResolver, type SignInControl } from './hostAuth';
 import { CLIENT_INFO, type McpHostOptions } from './mcpHostOptions';
@@ -19,8 +20,9 @@ export type { ServerStateEvent } from '../mcp/serverFleet';
 export type { McpHostOptions } from './mcpHostOptions';
 
 /**
- * The MCP host, editor-free: settings in; a snapshot of servers and tools, events, `call()` and
- * lifecycle out. It composes the server fleet, the tool registry, the policies and the router.
+ * The MCP host, editor-free: settings in; a snapshot of servers, tools, resources and prompts, events,
+ * `call()`, `catalog` (read resources, use prompts) and lifecycle out. It composes the server fleet,
+ * the tool registry, the policies, the router and the catalog.
  */
 export class McpHost {
   private readonly store = new DisposableStore();
@@ -36,6 +38,7 @@ export class McpHost {
   readonly servers: ServerControl;
   /** Sign in to / out of remote servers that use OAuth (issue 11). */
   readonly auth: SignInControl;
+  readonly catalog: HostCatalog;
 
   private _settings: HostSettings;
   private trusted: boolean;
@@ -66,15 +69,16 @@ export class McpHost {
       features: requests.features,
       calls: requests.calls,
       backoff: options.backoff,
+      logLevel: options.logLevel,
       trusted: () => this.trusted,
       wanted: (s) => this.policies.current.usesServer(s.name),
     });
     this.auth = this.store.add(createHostSignIn(options, { remote, servers: this.fleet, logger, audit: this.audit }));
     this.router = new ToolRouter({ registry: this.registry, servers: this.fleet, policies: this.policies, confirmer: options.confirmer, audit: this.audit, logger });
+    this.catalog = new HostCatalog({ servers: this.fleet, policies: this.policies, audit: this.audit, logger });
     // The host listens first, so whoever listens to the events below reads a fresh snapshot.
-    this.store.add(this.registry.onDidChange(() => this.changed()));
+    for (const e of [this.registry.onDidChange, this.fleet.onDidChangeState, this.fleet.onDidChangeCatalogs]) this.store.add(e(() => this.changed()));
     this.store.add(this.registry.onDidChangeToolList((e) => recordToolListChange(logger, this.audit, e)));
-    this.store.add(this.fleet.onDidChangeState(() => this.changed()));
     this.store.add(this.fleet.onDidChangeTools((e) => (e.tools ? this.registry.setServerTools(e.server, e.tools) : this.registry.removeServer(e.server, !e.removed))));
     this.onDidChangeServerState = this.fleet.onDidChangeState;
     this.onDidChangeToolList = this.registry.onDidChangeToolList;

@@ -3,6 +3,7 @@ import type { AuditSink } from '../audit/auditLog';
 import type { CredentialStore } from '../auth/credentialStore';
 import type { Confirmer } from '../calls/confirmer';
 import type { BackoffPolicy } from '../mcp/restartBackoff';
+import type { LogLevelSource } from '../mcp/serverLogLevel';
 import type { TransportFactory } from '../mcp/serverTransport';
 import type { ServerRequestPorts } from '../requests/serverRequests';
 import type { HostSettings } from '../settings/hostSettings';
@@ -33,6 +34,8 @@ export interface McpHostOptions {
   readonly assumeYes?: boolean;
   readonly clientInfo?: Implementation;
   readonly backoff?: BackoffPolicy;
+  /** Servers' `logging/setLevel` follows it (the output channel's level; the CLI's --verbose). */
+  readonly logLevel?: LogLevelSource;
   /** How servers are reached; real processes and HTTP (with OAuth) unless a test says otherwise. */
   readonly transports?: TransportFactory;
   /** How servers' questions (elicitation), sampling and roots requests are answered; none: not offered. */

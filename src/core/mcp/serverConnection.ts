@@ -11,9 +11,11 @@ import { ConnectionState, type ServerInfo } from './connectionState';
 import { listAllTools } from './listAllTools';
 import { openClient } from './openClient';
 import { RestartSchedule } from './restartBackoff';
+import { ServerCatalogs } from './serverCatalogs';
 import type { ServerConnectionOptions } from './serverConnectionOptions';
 import type { ServerTransport, TransportKind } from './serverTransport';
 import { StderrTail, describeClose, describeStartFailure } from './startFailure';
+import { callToolWithProgress, type ProgressCallOptions } from './progressToolCall';
 
 export type { ServerConnectionOptions } from './serverConnectionOptions';
 
@@ -45,6 +47,8 @@ export class ServerConnection {
   private _secretValues: readonly string[] = [];
   private readonly stderr: StderrTail;
   private startPromise?: Promise<void>;
+  /** Resources, templates, prompts and the log level of the connected client. */
+  readonly catalogs: ServerCatalogs;
 
   constructor(private readonly options: ServerConnectionOptions) {
     this.name = options.settings.name;
@@ -56,6 +60,7 @@ export class ServerConnection {
       (e) => this.options.logger.warn(`[${this.name}] refreshing tools failed: ${this.redact(errorText(e))}`),
       options.refreshDebounceMs ?? 30,
     );
+    this.catalogs = new ServerCatalogs({ ...options, server: this.name, redact: (t) => this.redact(t), listTimeoutMs: options.settings.connectTimeoutMs });
   }
 
   get settings(): ServerSettings {
@@ -127,18 +132,20 @@ export class ServerConnection {
   }
 
   /**
-   * Send `tools/call`. Timeouts and aborts send `notifications/cancelled` (the SDK does it) and
-   * reject; the router classifies the rejection.
+   * Send `tools/call` with a progress token (as a task when the tool requires it). Timeouts and
+   * aborts send `notifications/cancelled` (or `tasks/cancel`) and reject; the router classifies the rejection.
    */
-  async callTool(tool: string, args: Record<string, unknown>, options: { timeoutMs: number; signal?: AbortSignal }): Promise<CallToolResult> {
+  async callTool(tool: string, args: Record<string, unknown>, options: ProgressCallOptions): Promise<CallToolResult> {
     const client = this.client;
     if (!client || !ConnectionState.isConnected(this._state)) {
       throw new ServerUnavailableError(`server "${this.name}" is ${ConnectionState.describe(this._state)}`);
     }
-    const open = this.options.calls?.begin(this.name, tool, options.timeoutMs, options.signal);
+    // While the server asks the user something, its calls' clocks stop (ServerCalls); that clock is
+    // then the call's timeout, and progress restarts it like the SDK's resetTimeoutOnProgress would.
+    const open = this.options.calls?.begin(this.name, tool, options.timeoutMs, options.signal, options.resetTimeoutOnProgress ?? true);
     try {
-      const result = await client.callTool({ name: tool, arguments: args }, undefined, open?.requestOptions ?? { timeout: options.timeoutMs, signal: options.signal });
-      return result as CallToolResult;
+      const clocked = open ? { timeoutMs: open.sdkTimeoutMs, signal: open.signal, onProgress: open.withProgress(options.onProgress) } : {};
+      return await callToolWithProgress(client, this._tools.find((t) => t.name === tool), tool, args, { ...options, ...clocked });
     } finally {
       open?.end();
     }
@@ -157,6 +164,7 @@ export class ServerConnection {
     this.restarts.clear();
     this.refresh.close();
     await this.closeCurrent();
+    this.catalogs.close();
     this._onDidChangeState.dispose();
     this._onDidChangeTools.dispose();
   }
@@ -202,8 +210,8 @@ export class ServerConnection {
       this.client = opened.client;
       this.transport = opened.transport;
       const info = this.listen(opened.client, gen, opened.protocolVersion);
-      // Tools first, then "connected": whoever waits for the state sees the tools with it.
-      await this.discover(gen);
+      // Tools (and resources, prompts) first, then "connected": whoever waits for the state sees them with it.
+      await Promise.all([this.discover(gen), this.catalogs.attach(opened.client)]);
       if (gen !== this.generation) return;
       this.restarts.connected();
       this.setState({ kind: 'connected', info });
@@ -261,6 +269,7 @@ export class ServerConnection {
     if (gen !== this.generation || this.closed || !this.client) return;
     const reason = describeClose(this.transport, this.stderr);
     this.client = undefined;
+    this.catalogs.detach();
     this.transport = undefined;
     this.restarts.closed();
     this.options.logger.warn(`[${this.name}] ${reason}`);
@@ -290,6 +299,7 @@ export class ServerConnection {
     this.client = undefined;
     this.transport = undefined;
     this.pendingTransport = undefined;
+    this.catalogs.detach();
     if (client) await client.close().catch(() => undefined);
     if (transport) await transport.transport.close().catch(() => undefined);
     if (pending) await pending.transport.close().catch(() => undefined);

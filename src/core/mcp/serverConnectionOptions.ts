@@ -5,6 +5,7 @@ import type { ServerCalls } from '../requests/serverCalls';
 import type { Logger } from '../util/logger';
 import type { ClientFeature } from './clientFeature';
 import type { BackoffPolicy } from './restartBackoff';
+import type { LogLevelSource } from './serverLogLevel';
 import type { TransportFactory } from './serverTransport';
 
 export interface ServerConnectionOptions {
@@ -21,6 +22,8 @@ export interface ServerConnectionOptions {
   readonly backoff?: BackoffPolicy;
   /** A connection that stays up this long resets the count of consecutive failures. */
   readonly stableAfterMs?: number;
+  /** `logging/setLevel` follows it (the output channel's level, the CLI's --verbose). */
+  readonly logLevel?: LogLevelSource;
   /** Quiet time that coalesces a burst of list_changed notifications into one refresh. */
   readonly refreshDebounceMs?: number;
 }

@@ -10,6 +10,7 @@ import type { BackoffPolicy } from './restartBackoff';
 import { ServerConnection } from './serverConnection';
 import type { ClientFeature } from './clientFeature';
 import type { ServerCalls } from '../requests/serverCalls';
+import type { LogLevelSource } from './serverLogLevel';
 import type { TransportFactory } from './serverTransport';
 
 export interface ServerStateEvent {
@@ -22,6 +23,12 @@ export type ServerToolsEvent =
   | { readonly server: string; readonly tools: readonly Tool[] }
   | { readonly server: string; readonly tools: undefined; readonly removed: boolean };
 
+/** A subscribed resource changed on its server (`notifications/resources/updated`). */
+export interface ResourceUpdatedEvent {
+  readonly server: string;
+  readonly uri: string;
+}
+
 export interface ServerFleetOptions {
   readonly resolve: (settings: ServerSettings) => Promise<ResolvedServer>;
   readonly transports: TransportFactory;
@@ -30,6 +37,7 @@ export interface ServerFleetOptions {
   readonly features?: readonly ClientFeature[];
   readonly calls?: ServerCalls;
   readonly backoff?: BackoffPolicy;
+  readonly logLevel?: LogLevelSource;
   /** Whether servers may run at all (workspace trust). */
   readonly trusted: () => boolean;
   /** Whether the active role uses an enabled server (asked on every start and reconcile). */
@@ -59,6 +67,11 @@ export class ServerFleet implements ServerControl {
   readonly onDidChangeState = this._onDidChangeState.event;
   private readonly _onDidChangeTools = new Emitter<ServerToolsEvent>();
   readonly onDidChangeTools = this._onDidChangeTools.event;
+  private readonly _onDidChangeCatalogs = new Emitter<string>();
+  /** A server's resources, templates or prompts changed (its name). */
+  readonly onDidChangeCatalogs = this._onDidChangeCatalogs.event;
+  private readonly _onDidUpdateResource = new Emitter<ResourceUpdatedEvent>();
+  readonly onDidUpdateResource = this._onDidUpdateResource.event;
 
   private readonly members = new Map<string, Member>();
   private settings: readonly ServerSettings[];
@@ -169,6 +182,8 @@ export class ServerFleet implements ServerControl {
       this.members.clear();
       this._onDidChangeState.dispose();
       this._onDidChangeTools.dispose();
+      this._onDidChangeCatalogs.dispose();
+      this._onDidUpdateResource.dispose();
     })();
     return this.closing;
   }
@@ -196,10 +211,13 @@ export class ServerFleet implements ServerControl {
       features: o.features,
       calls: o.calls,
       backoff: o.backoff,
+      logLevel: o.logLevel,
     });
     const listeners = new DisposableStore();
     listeners.add(connection.onDidChangeState((state) => this._onDidChangeState.fire({ server: s.name, state })));
     listeners.add(connection.onDidChangeTools((tools) => this._onDidChangeTools.fire({ server: s.name, tools })));
+    listeners.add(connection.catalogs.onDidChange(() => this._onDidChangeCatalogs.fire(s.name)));
+    listeners.add(connection.catalogs.resources.onDidUpdate((uri) => this._onDidUpdateResource.fire({ server: s.name, uri })));
     this.members.set(s.name, { connection, listeners });
   }
 

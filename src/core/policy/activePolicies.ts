@@ -1,6 +1,7 @@
 import { DEFAULTS, type HostSettings, type RoleSettings, type ToolBudgetSettings } from '../settings/hostSettings';
 import type { Logger } from '../util/logger';
 import { ArgumentRules } from './argumentRules';
+import { CatalogPolicy } from './catalogPolicy';
 import { ConfirmationPolicy, type ConfirmationRule } from './confirmationPolicy';
 import { RolePolicy } from './rolePolicy';
 import { ServerRequestPolicy } from './serverRequestPolicy';
@@ -32,6 +33,7 @@ export class PolicySet {
   readonly argumentRules: ArgumentRules;
   /** How many tool definitions (and tokens of them) one model request may carry. */
   readonly toolBudget: ToolBudgetSettings;
+  private readonly catalog: CatalogPolicy;
 
   constructor(
     private readonly settings: HostSettings,
@@ -53,6 +55,7 @@ export class PolicySet {
     const maxToolTokens = role?.maxToolTokens ?? global.maxToolTokens; // 0 = no limit
     this.toolBudget = { maxTools: role?.maxTools ?? global.maxTools, ...(maxToolTokens ? { maxToolTokens } : {}) };
     this.requests = new ServerRequestPolicy(settings, this.roleName);
+    this.catalog = new CatalogPolicy(role);
   }
 
   /** The role starts this (enabled) server. */
@@ -65,8 +68,27 @@ export class PolicySet {
     return this.role.allows(server, tool);
   }
 
+  /** The role may list and read this resource (checked on the concrete URI at read time). */
+  allowsResource(server: string, uri: string): boolean {
+    return this.role.usesServer(server) && this.catalog.allowsResource(server, uri);
+  }
+
+  /** The role may list and use this prompt. */
+  allowsPrompt(server: string, prompt: string): boolean {
+    return this.role.usesServer(server) && this.catalog.allowsPrompt(server, prompt);
+  }
+
   rule(server: string, tool: string): ConfirmationRule {
     return this.confirmation.rule(server, tool);
+  }
+
+  /** How progress extends a call of this server: `resetTimeoutOnProgress` and `maxTotalTimeoutMs`. */
+  progressFor(server: string): { readonly resetTimeoutOnProgress: boolean; readonly maxTotalTimeoutMs: number } {
+    const s = this.settings.servers.find((x) => x.name === server);
+    return {
+      resetTimeoutOnProgress: s?.resetTimeoutOnProgress ?? DEFAULTS.resetTimeoutOnProgress,
+      maxTotalTimeoutMs: s?.maxTotalTimeoutMs ?? DEFAULTS.maxTotalTimeoutMs,
+    };
   }
 
   timeoutFor(server: string): number {

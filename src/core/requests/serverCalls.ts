@@ -1,13 +1,17 @@
-import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Disposable } from '../util/event';
 
 /** The longest timer Node keeps (≈24.8 days); the SDK's own timeout is set to it and never fires first. */
 const NEVER_MS = 2_147_483_647;
 
-/** One tool call in flight: the options to pass to the SDK, and `end()` once it settled. */
+/** One tool call in flight: what to pass to the SDK request, and `end()` once it settled. */
 export interface OpenCall {
-  readonly requestOptions: RequestOptions;
+  /** The SDK's own timeout: never first, this clock is the call's timeout. */
+  readonly sdkTimeoutMs: number;
+  /** Aborts with the SDK's RequestTimeout error when the clock runs out, or with the caller's signal. */
+  readonly signal: AbortSignal;
+  /** The call's progress listener, also restarting the clock on progress (resetTimeoutOnProgress). */
+  withProgress<T>(listener?: (p: T) => void): (p: T) => void;
   end(): void;
 }
 
@@ -28,7 +32,7 @@ export class ServerCalls {
   private readonly asking = new Map<string, number>();
 
   /** Start a call of `server`'s `tool` with a timeout of `timeoutMs` (of server time). */
-  begin(server: string, tool: string, timeoutMs: number, signal?: AbortSignal): OpenCall {
+  begin(server: string, tool: string, timeoutMs: number, signal?: AbortSignal, resetOnProgress = false): OpenCall {
     const deadline = new AbortController();
     let remaining = timeoutMs;
     let startedAt = 0;
@@ -53,7 +57,17 @@ export class ServerCalls {
     calls.add(clock);
     if (!this.asking.get(server)) clock.resume();
     return {
-      requestOptions: { timeout: NEVER_MS, signal: signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal },
+      sdkTimeoutMs: NEVER_MS,
+      signal: signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal,
+      withProgress: (listener) => (p) => {
+        if (resetOnProgress && timer) {
+          // Progress shows the server is working: the clock starts over (paused clocks stay paused).
+          clock.pause();
+          remaining = timeoutMs;
+          clock.resume();
+        }
+        listener?.(p);
+      },
       end: () => {
         clock.pause();
         calls.delete(clock);

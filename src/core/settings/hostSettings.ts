@@ -18,6 +18,10 @@ interface ServerCommon {
   /** Per-call timeout; overrides `mcpHost.timeoutMs`. */
   readonly timeoutMs?: number;
   readonly connectTimeoutMs: number;
+  /** A progress notification restarts the call's timeout (default true), up to `maxTotalTimeoutMs`. */
+  readonly resetTimeoutOnProgress?: boolean;
+  /** Longest a call may run however much progress it reports (default 10 minutes). */
+  readonly maxTotalTimeoutMs?: number;
 }
 
 export interface StdioServerSettings extends ServerCommon {
@@ -83,6 +87,10 @@ export interface RoleSettings {
   readonly maxTools?: number;
   /** 0 lifts a global limit. */
   readonly maxToolTokens?: number;
+  /** Resources the role may list and read, as `server/uri` globs; undefined or [] = none. */
+  readonly resources?: readonly string[];
+  /** Prompts the role may list and use, as `server/prompt` globs; undefined or [] = none. */
+  readonly prompts?: readonly string[];
 }
 
 export interface HostSettings {
@@ -124,6 +132,8 @@ export const DEFAULTS = {
   maxResultChars: 50_000,
   toolNames: 'prefix' as ToolNamingMode,
   maxTools: 128,
+  resetTimeoutOnProgress: true,
+  maxTotalTimeoutMs: 600_000,
 } as const;
 
 export function emptySettings(): HostSettings {

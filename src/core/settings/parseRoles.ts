@@ -66,6 +66,8 @@ export function parseRoles(
       ...(rules.length ? { rules } : {}),
       ...(d.maxTools !== undefined ? { maxTools: d.maxTools } : {}),
       ...(d.maxToolTokens !== undefined ? { maxToolTokens: d.maxToolTokens } : {}),
+      resources: d.resources ?? [],
+      prompts: d.prompts ?? [],
     });
   }
   return roles;

@@ -112,6 +112,8 @@ function buildServer(name: string, d: ServerDefinition, oauth: OAuthSettings | u
     enabled: d.enabled ?? true,
     connectTimeoutMs: d.connectTimeoutMs ?? DEFAULTS.connectTimeoutMs,
     ...(d.timeoutMs !== undefined ? { timeoutMs: d.timeoutMs } : {}),
+    ...(d.resetTimeoutOnProgress !== undefined ? { resetTimeoutOnProgress: d.resetTimeoutOnProgress } : {}),
+    ...(d.maxTotalTimeoutMs !== undefined ? { maxTotalTimeoutMs: d.maxTotalTimeoutMs } : {}),
   };
   if (d.type === 'http' || d.type === 'sse') {
     return { ...common, type: d.type, url: d.url, headers: { ...(d.headers ?? {}) }, ...(oauth ? { oauth } : {}) };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { maxToolsSchema, maxToolTokensSchema, RulesSchema } from './rulesSchema';
+import { resourcePatternList } from './resourcePatternSyntax';
 import { EXPECTED, nonEmptyString, patternList } from './valueSchemas';
 
 /** `mcpHost.roles` and one role definition (see settingsSchema.ts for how the meta is used). */
@@ -32,6 +33,15 @@ export const RoleSchema = z.strictObject(
     }),
     maxTools: maxToolsSchema.optional(),
     maxToolTokens: maxToolTokensSchema.optional(),
+    resources: resourcePatternList.optional().meta({
+      default: [],
+      markdownDescription:
+        'Resources this role may list, read and attach to a chat request, as `server/uri` globs: the server part ends at the first `/`, the rest matches the URI, where `*` also matches `/` (e.g. `"docs/file:///guides/*"`, `"everything/*"`). Default: none.',
+    }),
+    prompts: patternList.optional().meta({
+      default: [],
+      markdownDescription: 'Prompts this role may list and use (`@mcp /prompt`), as `server/prompt` globs. Default: none.',
+    }),
   },
   { error: EXPECTED.object },
 );

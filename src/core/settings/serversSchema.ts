@@ -18,6 +18,19 @@ const serverCommon = {
     default: DEFAULTS.connectTimeoutMs,
     markdownDescription: 'How long starting this server (connect, `initialize`, `tools/list`) may take, in milliseconds.',
   }),
+  resetTimeoutOnProgress: z
+    .boolean({ error: EXPECTED.bool })
+    .optional()
+    .meta({
+      default: DEFAULTS.resetTimeoutOnProgress,
+      markdownDescription:
+        "A progress notification from the server restarts the call's timeout, so a call that keeps reporting progress may run up to `maxTotalTimeoutMs`. For a tool run as a task, a change of the task's status counts as progress.",
+    }),
+  maxTotalTimeoutMs: positiveInt.optional().meta({
+    default: DEFAULTS.maxTotalTimeoutMs,
+    markdownDescription:
+      'Longest a call of this server may run in milliseconds, however much progress it reports (with `resetTimeoutOnProgress`). Default: 10 minutes.',
+  }),
 };
 
 export const StdioServerSchema = z

@@ -6,7 +6,7 @@ const { extLog } = require('../../runner/mochaInExtensionHost');
 const h = require('../../extension/helpers');
 const { descendants, commandLine } = require('../../lib/procfs');
 
-const SERVERS = ['basic', 'slow', 'dynamic', 'paged', 'notools', 'everything'];
+const SERVERS = ['basic', 'slow', 'dynamic', 'paged', 'notools', 'catalog', 'everything'];
 /** Configured for the roles "writer" and "budget" only: not wanted by the active role, so idle. */
 const OTHER_SERVERS = ['files', 'crm', 'billing', 'support', 'devops'];
 

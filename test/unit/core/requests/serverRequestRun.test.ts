@@ -97,11 +97,24 @@ describe('ServerCalls: the calls a request belongs to, and clocks that stop whil
     const held = calls.begin('s', 'x', 100);
     const asking = calls.askingUser('s');
     await sleep(300);
-    assert.equal(held.requestOptions.signal?.aborted, false, 'no timeout while asking');
+    assert.equal(held.signal?.aborted, false, 'no timeout while asking');
     asking.dispose();
-    await new Promise((resolve) => held.requestOptions.signal!.addEventListener('abort', resolve, { once: true }));
-    const reason = held.requestOptions.signal!.reason;
+    await new Promise((resolve) => held.signal!.addEventListener('abort', resolve, { once: true }));
+    const reason = held.signal!.reason;
     assert.ok(reason instanceof McpError && reason.code === ErrorCode.RequestTimeout);
+    held.end();
+  });
+
+  it('progress restarts the clock when the call resets its timeout on progress', async () => {
+    const calls = new ServerCalls();
+    const held = calls.begin('s', 'x', 200, undefined, true);
+    const onProgress = held.withProgress<number>(() => undefined);
+    for (let i = 0; i < 4; i++) {
+      await sleep(120);
+      onProgress(i);
+    }
+    assert.equal(held.signal.aborted, false, '480 ms of progress every 120 ms outlives a 200 ms timeout');
+    await new Promise((resolve) => held.signal.addEventListener('abort', resolve, { once: true }));
     held.end();
   });
 
@@ -110,7 +123,7 @@ describe('ServerCalls: the calls a request belongs to, and clocks that stop whil
     const stop = new AbortController();
     const call = calls.begin('s', 'x', 60_000, stop.signal);
     stop.abort();
-    assert.equal(call.requestOptions.signal?.aborted, true);
+    assert.equal(call.signal?.aborted, true);
     call.end();
   });
 });
