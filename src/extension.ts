@@ -5,6 +5,7 @@ import { HostController } from './vscode/hostController';
 import { OutputLogger } from './vscode/outputLogger';
 import { ProblemReporter } from './vscode/problemReporter';
 import { SERVERS_VIEW_ID, ServerTreeProvider } from './vscode/serverTreeProvider';
+import { openWalkthroughOnFirstRun, registerSetupCommands } from './vscode/setupCommands';
 import { RoleStatusBar } from './vscode/statusBar';
 import { ToolDefinitionProvider } from './vscode/toolDefinitionProvider';
 
@@ -47,9 +48,11 @@ export function activate(context: vscode.ExtensionContext): McpHostTestApi | und
     new RoleStatusBar(host, c.onDidChange),
     registerCommands({ controller: c, logger, tree, definitions, extensionId: context.extension.id }),
     registerChatParticipant(c),
+    registerSetupCommands({ controller: c, logger, context }),
   );
 
   c.start();
+  openWalkthroughOnFirstRun(context, c).catch((e) => logger.warn(`could not open the walkthrough: ${(e as Error)?.message ?? String(e)}`));
   return context.extensionMode === vscode.ExtensionMode.Production ? undefined : { controller: c };
 }
 

@@ -1,11 +1,14 @@
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { McpHost } from '../core/host/mcpHost';
 import { DEFAULTS } from '../core/settings/hostSettings';
-import { parseSettings } from '../core/settings/parseSettings';
 import { SETTINGS_SECTION } from '../core/settings/settingPath';
+import type { ImportResult } from '../core/sources/importServers';
+import { loadHostSettings, type LoadedSettings } from '../core/sources/loadHostSettings';
 import { DisposableStore, Emitter, type Event } from '../core/util/event';
 import type { Logger } from '../core/util/logger';
+import { ImportWatcher } from './importWatcher';
 import { ModalConfirmer } from './modalConfirmer';
 import type { ProblemReporter } from './problemReporter';
 import { secretNamesIn } from './secretReferences';
@@ -28,6 +31,8 @@ export class HostController implements vscode.Disposable {
   private readonly disposables = new DisposableStore();
   private applying: Promise<void> = Promise.resolve();
   private lastRaw: string;
+  private loaded: LoadedSettings;
+  private readonly importWatcher = new ImportWatcher(() => void this.reload());
   private closing?: Promise<void>;
 
   constructor(
@@ -35,12 +40,15 @@ export class HostController implements vscode.Disposable {
     readonly logger: Logger,
     private readonly reporter: ProblemReporter,
   ) {
-    const raw = readWindowSettings();
-    this.lastRaw = JSON.stringify(raw);
-    const { settings, problems } = parseSettings(raw);
+    this.loaded = loadWindowSettings();
+    this.lastRaw = settingsKey(this.loaded);
+    const { settings, problems } = this.loaded;
     this.reportSettingsProblems(problems);
+    this.importWatcher.watch(this.loaded.imported.files);
 
-    this.secrets = new SecretStore(context.secrets, context.globalState, logger, (name) => this.serversUsingSecret(name));
+    this.secrets = new SecretStore(context.secrets, context.globalState, logger, (name) => this.serversUsingSecret(name), (id) =>
+      this.loaded.imported.inputs.find((i) => i.id === id),
+    );
     this.host = new McpHost({
       settings,
       workspaceFolder: workspaceFolderPath(),
@@ -53,6 +61,7 @@ export class HostController implements vscode.Disposable {
     });
 
     const fire = () => this._onDidChange.fire();
+    this.disposables.add(this.importWatcher);
     this.disposables.add(this.secrets);
     this.disposables.add(this._onDidChange);
     this.disposables.add(
@@ -94,13 +103,20 @@ export class HostController implements vscode.Disposable {
     this.host.start().catch((e) => this.logger.error(`starting servers failed: ${errorText(e)}`));
   }
 
-  /** Re-read the settings and apply them when they changed. Resolves when applied. */
+  /** The servers and inputs read from the files of `mcpHost.import`, as last loaded. */
+  get imported(): ImportResult {
+    return this.loaded.imported;
+  }
+
+  /** Re-read the settings and the imported files and apply them when they changed. Resolves when applied. */
   reload(): Promise<void> {
-    const raw = readWindowSettings();
-    const key = JSON.stringify(raw);
+    const loaded = loadWindowSettings();
+    this.importWatcher.watch(loaded.imported.files);
+    const key = settingsKey(loaded);
     if (key === this.lastRaw) return this.applying;
     this.lastRaw = key;
-    const { settings, problems } = parseSettings(raw);
+    this.loaded = loaded;
+    const { settings, problems } = loaded;
     this.reportSettingsProblems(problems);
     this.applying = this.applying
       .then(() => this.host.applySettings(settings))
@@ -188,6 +204,16 @@ export class HostController implements vscode.Disposable {
       this.host.servers.restartServer(name).catch((e) => this.logger.error(`[${name}] restart failed: ${errorText(e)}`));
     }
   }
+}
+
+/** The window's settings plus the servers of the files of `mcpHost.import`. */
+function loadWindowSettings(): LoadedSettings {
+  return loadHostSettings(readWindowSettings(), { workspaceFolder: workspaceFolderPath(), env: process.env, homeDir: homedir() });
+}
+
+/** What decides whether anything changed: the parsed result, not the raw values (an imported file may change alone). */
+function settingsKey(l: LoadedSettings): string {
+  return JSON.stringify([l.settings, l.problems, l.imported.inputs]);
 }
 
 function workspaceFolderPath(): string | undefined {

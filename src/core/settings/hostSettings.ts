@@ -14,6 +14,8 @@ interface ServerCommon {
   /** Per-call timeout; overrides `mcpHost.timeoutMs`. */
   readonly timeoutMs?: number;
   readonly connectTimeoutMs: number;
+  /** The file this server was imported from (`.vscode/mcp.json`, `.mcp.json`, …); unset for `mcpHost.servers`. */
+  readonly source?: string;
 }
 
 export interface StdioServerSettings extends ServerCommon {
@@ -22,6 +24,8 @@ export interface StdioServerSettings extends ServerCommon {
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, string>>;
   readonly cwd?: string;
+  /** A dotenv file read right before the process starts; `env` wins over it. */
+  readonly envFile?: string;
 }
 
 export interface RemoteServerSettings extends ServerCommon {
@@ -58,6 +62,17 @@ export interface HostSettings {
   readonly maxToolRounds: number;
   readonly maxResultChars: number;
   readonly auditPath?: string;
+  /** OpenTelemetry export of the audit stream; unset = off. */
+  readonly telemetry?: TelemetrySettings;
+}
+
+export interface TelemetrySettings {
+  /** OTLP/HTTP base URL (`/v1/traces` is added unless the URL already ends with it). May use `${env:}` / `${secret:}`. */
+  readonly otlpEndpoint: string;
+  /** HTTP headers for the collector; values may use `${env:NAME}` and `${secret:NAME}`. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** Tool arguments and results go into spans only when true (redacted like the audit). */
+  readonly captureContent: boolean;
 }
 
 export interface SettingsProblem {
@@ -67,6 +82,8 @@ export interface SettingsProblem {
   readonly setting?: string;
   /** The server this problem belongs to, if any. */
   readonly server?: string;
+  /** Where in a file (an imported `.vscode/mcp.json`, `.mcp.json`, …) the problem is; 1-based. */
+  readonly location?: { readonly file: string; readonly line: number; readonly column: number };
 }
 
 export const DEFAULTS = {
@@ -75,6 +92,8 @@ export const DEFAULTS = {
   maxToolRounds: 10,
   maxResultChars: 50_000,
   toolNames: 'prefix' as ToolNamingMode,
+  /** `mcpHost.import`: the existing MCP configuration files read for servers. */
+  importFiles: ['.vscode/mcp.json', '.mcp.json'] as readonly string[],
 } as const;
 
 export function emptySettings(): HostSettings {

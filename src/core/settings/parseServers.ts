@@ -116,5 +116,6 @@ function buildServer(name: string, d: ServerDefinition): ServerSettings {
     args: [...(s.args ?? [])],
     env: { ...(s.env ?? {}) },
     ...(s.cwd !== undefined ? { cwd: s.cwd } : {}),
+    ...(s.envFile !== undefined ? { envFile: s.envFile } : {}),
   };
 }

@@ -6,6 +6,7 @@ import { parsePatternList } from './parsePatternList';
 import { parseRoles } from './parseRoles';
 import { parseScalar } from './parseScalar';
 import { parseServers } from './parseServers';
+import { parseTelemetry } from './parseTelemetry';
 import { SETTINGS_SECTION } from './settingPath';
 import { settingsProblem } from './settingsProblem';
 import { KNOWN_SETTING_KEYS, SettingsSchema } from './settingsSchema';
@@ -25,7 +26,7 @@ import { warnUnreachablePatterns } from './warnUnreachablePatterns';
 export function parseSettings(raw: Record<string, unknown>): { settings: HostSettings; problems: SettingsProblem[] } {
   const problems: SettingsProblem[] = [];
   const input: Record<string, unknown> = isPlainObject(raw) ? raw : {};
-  const known = new Set<string>([...KNOWN_SETTING_KEYS, 'audit']);
+  const known = new Set<string>([...KNOWN_SETTING_KEYS, 'audit', 'telemetry']);
   for (const key of Object.keys(input)) {
     if (!known.has(key)) problems.push(settingsProblem('error', `${SETTINGS_SECTION}.${key}`, 'unknown setting'));
   }
@@ -41,6 +42,7 @@ export function parseSettings(raw: Record<string, unknown>): { settings: HostSet
   const autoApprove = parsePatternList(input, 'autoApprove', problems);
   const confirm = parsePatternList(input, 'confirm', problems);
   const auditPath = parseAuditPath(input, problems);
+  const telemetry = parseTelemetry(input, problems);
 
   const configuredRoles = new Set<string>();
   const roles = parseRoles(input.roles, problems, configuredServers, configuredRoles);
@@ -71,6 +73,7 @@ export function parseSettings(raw: Record<string, unknown>): { settings: HostSet
     maxToolRounds,
     maxResultChars,
     ...(auditPath !== undefined ? { auditPath } : {}),
+    ...(telemetry !== undefined ? { telemetry } : {}),
   };
   warnUnreachablePatterns(settings, configuredServers, problems);
   return { settings, problems };
