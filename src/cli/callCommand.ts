@@ -32,6 +32,7 @@ export async function runCall(o: CallOptions, lifecycle: Lifecycle): Promise<num
   printProblems(workspace.problems);
   const host = lifecycle.track(
     createHost(workspace, {
+      onClose: (c) => lifecycle.onClose(c),
       role: o.role,
       audit: o.audit,
       timeoutMs: o.timeoutMs,

@@ -19,6 +19,7 @@ export async function runCheck(o: CheckOptions, lifecycle: Lifecycle): Promise<n
   if (!o.json) printProblems(workspace.problems);
   const host = lifecycle.track(
     createHost(workspace, {
+      onClose: (c) => lifecycle.onClose(c),
       role: o.role,
       yes: false,
       confirmer: new DenyingConfirmer('check makes no calls'),

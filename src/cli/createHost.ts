@@ -1,7 +1,9 @@
 import * as path from 'node:path';
 import type { Confirmer } from '../core/calls/confirmer';
 import { McpHost } from '../core/host/mcpHost';
+import { CLIENT_INFO } from '../core/host/mcpHostOptions';
 import { envSecretResolver } from '../core/settings/resolveServerSettings';
+import { TelemetryExport } from '../core/telemetry/telemetryExport';
 import type { Logger } from '../core/util/logger';
 import type { Workspace } from './loadWorkspace';
 
@@ -18,6 +20,8 @@ export interface CliHostOptions {
   readonly logger: Logger;
   readonly cwd?: string;
   readonly env?: Record<string, string | undefined>;
+  /** Where the OpenTelemetry export (mcpHost.telemetry.*) is flushed before the process ends. */
+  readonly onClose?: (closer: () => Promise<void>) => void;
 }
 
 /**
@@ -26,7 +30,7 @@ export interface CliHostOptions {
  */
 export function createHost(workspace: Workspace, o: CliHostOptions): McpHost {
   const env = o.env ?? process.env;
-  return new McpHost({
+  const host = new McpHost({
     settings: workspace.settings,
     workspaceFolder: workspace.dir,
     env,
@@ -39,4 +43,19 @@ export function createHost(workspace: Workspace, o: CliHostOptions): McpHost {
     assumeYes: o.yes,
     trusted: true,
   });
+  if (workspace.settings.telemetry) {
+    const telemetry = new TelemetryExport({
+      logger: o.logger,
+      secrets: envSecretResolver(env),
+      env,
+      workspaceFolder: workspace.dir,
+      serviceVersion: CLIENT_INFO.version,
+      snapshot: () => host.snapshot(),
+    });
+    telemetry.attach(host.onDidRecord);
+    void telemetry.configure(workspace.settings.telemetry);
+    // At most 3 s for the last spans: a dead collector must not hold the command's exit.
+    o.onClose?.(() => telemetry.close(3000));
+  }
+  return host;
 }

@@ -23,6 +23,7 @@ export async function runSession(o: SessionOptions, lifecycle: Lifecycle): Promi
   printProblems(workspace.problems);
   const host = lifecycle.track(
     createHost(workspace, {
+      onClose: (c) => lifecycle.onClose(c),
       role: o.role,
       audit: o.audit,
       timeoutMs: o.timeoutMs,

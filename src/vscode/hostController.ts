@@ -2,10 +2,12 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { McpHost } from '../core/host/mcpHost';
+import { CLIENT_INFO } from '../core/host/mcpHostOptions';
 import { DEFAULTS } from '../core/settings/hostSettings';
 import { SETTINGS_SECTION } from '../core/settings/settingPath';
 import type { ImportResult } from '../core/sources/importServers';
 import { loadHostSettings, type LoadedSettings } from '../core/sources/loadHostSettings';
+import { TelemetryExport } from '../core/telemetry/telemetryExport';
 import { DisposableStore, Emitter, type Event } from '../core/util/event';
 import type { Logger } from '../core/util/logger';
 import { ImportWatcher } from './importWatcher';
@@ -25,6 +27,8 @@ export const SERVERS_SETTINGS_ERROR_CONTEXT = 'mcpHost.serverSettingsInvalid';
 export class HostController implements vscode.Disposable {
   readonly host: McpHost;
   readonly secrets: SecretStore;
+  /** OpenTelemetry export of the audit stream (`mcpHost.telemetry.*`). */
+  readonly telemetry: TelemetryExport;
   private readonly _onDidChange = new Emitter<void>();
   /** Anything the views show may have changed: server states, tools, settings, role, trust. */
   readonly onDidChange: Event<void> = this._onDidChange.event;
@@ -59,6 +63,17 @@ export class HostController implements vscode.Disposable {
       defaultAuditPath: defaultAuditPath(context),
       trusted: vscode.workspace.isTrusted,
     });
+
+    this.telemetry = new TelemetryExport({
+      logger,
+      secrets: this.secrets,
+      env: process.env,
+      workspaceFolder: workspaceFolderPath(),
+      serviceVersion: CLIENT_INFO.version,
+      snapshot: () => this.host.snapshot(),
+    });
+    this.disposables.add(this.telemetry.attach(this.host.onDidRecord));
+    void this.telemetry.configure(settings.telemetry);
 
     const fire = () => this._onDidChange.fire();
     this.disposables.add(this.importWatcher);
@@ -118,6 +133,7 @@ export class HostController implements vscode.Disposable {
     this.loaded = loaded;
     const { settings, problems } = loaded;
     this.reportSettingsProblems(problems);
+    void this.telemetry.configure(settings.telemetry);
     this.applying = this.applying
       .then(() => this.host.applySettings(settings))
       .catch((e) => this.logger.error(`applying settings failed: ${errorText(e)}`))
@@ -185,7 +201,7 @@ export class HostController implements vscode.Disposable {
   /** Stops every server; the same promise however often it is called (deactivate and subscriptions both call it). */
   close(): Promise<void> {
     this.disposables.dispose();
-    this.closing ??= this.host.close();
+    this.closing ??= Promise.all([this.host.close(), this.telemetry.close()]).then(() => undefined);
     return this.closing;
   }
 

@@ -32,7 +32,22 @@ describe('settings reader', () => {
   it('reads every mcpHost.* key into the raw record parseSettings takes (no prefix, audit.path dotted)', () => {
     const c = config({});
     const raw = readRawSettings(c);
-    assert.deepEqual(c.asked, ['servers', 'roles', 'activeRole', 'autoApprove', 'confirm', 'toolNames', 'timeoutMs', 'maxToolRounds', 'maxResultChars', 'audit.path']);
+    assert.deepEqual(c.asked, [
+      'servers',
+      'roles',
+      'activeRole',
+      'autoApprove',
+      'confirm',
+      'toolNames',
+      'timeoutMs',
+      'maxToolRounds',
+      'maxResultChars',
+      'audit.path',
+      'import',
+      'telemetry.otlpEndpoint',
+      'telemetry.headers',
+      'telemetry.captureContent',
+    ]);
     assert.deepEqual(raw, {
       servers: {},
       roles: {},

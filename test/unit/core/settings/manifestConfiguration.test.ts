@@ -84,6 +84,17 @@ describe('manifestConfiguration', () => {
   });
 
   it('marks the settings that can start processes, reveal data or widen what runs without asking as restricted', () => {
-    assert.deepEqual(restrictedSettings(), ['mcpHost.servers', 'mcpHost.roles', 'mcpHost.autoApprove', 'mcpHost.confirm', 'mcpHost.audit.path']);
+    assert.deepEqual(restrictedSettings(), [
+      'mcpHost.servers',
+      'mcpHost.roles',
+      'mcpHost.autoApprove',
+      'mcpHost.confirm',
+      'mcpHost.audit.path',
+      // Imported files start processes; the telemetry settings send data elsewhere.
+      'mcpHost.import',
+      'mcpHost.telemetry.otlpEndpoint',
+      'mcpHost.telemetry.headers',
+      'mcpHost.telemetry.captureContent',
+    ]);
   });
 });
