@@ -35,6 +35,17 @@ function parseOptions(args) {
   return { screenshots: path.resolve(values.screenshots), artifacts: values.artifacts && path.resolve(values.artifacts), headed: values.headed, keepTmp: values['keep-tmp'], verbose: values.verbose };
 }
 
+/** Whether some frame of the page (the walkthrough's media webview) shows `text`. */
+async function mediaShows(page, text) {
+  for (const frame of page.frames()) {
+    const found = await frame
+      .evaluate((t) => !!document.body && document.body.innerText.includes(t), text)
+      .catch(() => false);
+    if (found) return true;
+  }
+  return false;
+}
+
 async function main() {
   const o = parseOptions(process.argv.slice(2));
   const t0 = Date.now();
@@ -70,7 +81,8 @@ async function main() {
         const text = await walkthrough.innerText();
         for (const step of ['Add an MCP server', 'Pick a role', 'Ask @mcp', 'See the audit']) assert.ok(text.includes(step), `step "${step}" in:\n${text}`);
         assert.match(text, /Add the Filesystem Server/);
-        await ui.sleep(800); // the step's markdown media renders in its own frame
+        // The step's markdown media (media/walkthrough/add-server.md) renders in a webview frame of its own.
+        await ui.waitFor('the step\'s media to render', () => mediaShows(page, 'server-filesystem'), { timeout: 30000 });
         await ui.screenshot(page, path.join(o.screenshots, 'walkthrough.png'));
       },
     },
@@ -86,6 +98,7 @@ async function main() {
         for (const label of ['Add the Filesystem Server', 'Open Settings', 'Get Started']) {
           assert.equal(await welcome.locator('.monaco-button', { hasText: label }).count(), 1, `button "${label}"`);
         }
+        await ui.waitFor('the step\'s media to render', () => mediaShows(page, 'server-filesystem'), { timeout: 30000 });
         await ui.screenshot(page, path.join(o.screenshots, 'welcome-view.png'));
       },
     },
