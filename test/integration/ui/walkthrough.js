@@ -39,7 +39,7 @@ function parseOptions(args) {
 async function mediaShows(page, text) {
   for (const frame of page.frames()) {
     const found = await frame
-      .evaluate((t) => !!document.body && document.body.innerText.includes(t), text)
+      .evaluate((t) => !!globalThis.document.body && globalThis.document.body.innerText.includes(t), text)
       .catch(() => false);
     if (found) return true;
   }
