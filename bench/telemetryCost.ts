@@ -4,6 +4,7 @@
  * InMemoryTransport so the server is not the noise) through McpHost.call, on four hosts in one process:
  *
  *   off        no telemetry
+ *   control    no telemetry either: its p50 / off is the noise floor of the comparison
  *   live       exporting to a collector on 127.0.0.1 that answers 200
  *   dead       exporting to a closed port on 127.0.0.1 (ECONNREFUSED: the exporter retries with backoff)
  *   blackhole  exporting to a port that accepts and never answers (every export times out)
@@ -58,6 +59,8 @@ export async function telemetryCost(opts: TelemetryCostOptions = TELEMETRY_COST_
   const deadPort = await closedPort();
   const endpoints: Record<string, string | undefined> = {
     off: undefined,
+    // A second host without telemetry: its ratio to "off" is the harness's own noise.
+    control: undefined,
     live: `http://127.0.0.1:${(collector.address() as AddressInfo).port}`,
     dead: `http://127.0.0.1:${deadPort}`,
     blackhole: `http://127.0.0.1:${(blackhole.address() as AddressInfo).port}`,
