@@ -201,7 +201,7 @@ export class HostController implements vscode.Disposable {
   /** Stops every server; the same promise however often it is called (deactivate and subscriptions both call it). */
   close(): Promise<void> {
     this.disposables.dispose();
-    this.closing ??= Promise.all([this.host.close(), this.telemetry.close()]).then(() => undefined);
+    this.closing ??= Promise.all([this.host.close(), this.telemetry.close(2000)]).then(() => undefined);
     return this.closing;
   }
 
