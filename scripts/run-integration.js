@@ -8,8 +8,10 @@
  *   2. untrusted       test/integration/untrusted/run.js  restricted mode: nothing starts, the tree says why
  *   3. UI              test/integration/ui/run.js         Playwright: tree, status bar, modal confirmations
  *   4. UI requests     test/integration/ui-requests/run.js  Playwright: servers that ask (elicitation, sampling, roots)
+ *   5. imports         test/integration/ui/imports.js     Playwright: servers of .vscode/mcp.json and .mcp.json only
+ *   6. walkthrough     test/integration/ui/walkthrough.js Playwright: the first-run walkthrough and the empty view
  *
- *   node scripts/run-integration.js [--only extension,untrusted,ui,ui-requests] [--no-build] [--update-screenshots] [--verbose]
+ *   node scripts/run-integration.js [--only extension,untrusted,ui,ui-requests,imports,walkthrough] [--no-build] [--update-screenshots] [--verbose]
  *
  * Builds the extension first (npm run build) when dist/extension.js is missing or older than src/.
  * The UI suite's screenshots go to a tmp folder, or to docs/screenshots with --update-screenshots.
@@ -27,8 +29,10 @@ const SUITE_TIMEOUT_MS = 8 * 60 * 1000;
 const SUITES = [
   { id: 'extension', title: 'extension host', script: 'test/integration/extension/run.js' },
   { id: 'untrusted', title: 'untrusted workspace', script: 'test/integration/untrusted/run.js' },
-  { id: 'ui', title: 'UI (Playwright)', script: 'test/integration/ui/run.js' },
+  { id: 'ui', title: 'UI (Playwright)', script: 'test/integration/ui/run.js', screenshots: true },
   { id: 'ui-requests', title: 'UI: servers that ask', script: 'test/integration/ui-requests/run.js' },
+  { id: 'imports', title: 'imported .vscode/mcp.json and .mcp.json (Playwright)', script: 'test/integration/ui/imports.js', screenshots: true },
+  { id: 'walkthrough', title: 'first-run walkthrough (Playwright)', script: 'test/integration/ui/walkthrough.js', screenshots: true },
 ];
 
 function parseOptions(args) {
@@ -131,10 +135,10 @@ async function main() {
     if (interrupted) break;
     const args = [];
     if (o.verbose) args.push('--verbose');
-    if (s.id === 'ui') {
+    if (s.screenshots) {
       if (o.updateScreenshots) args.push('--screenshots', path.join(REPO, 'docs', 'screenshots'));
       else {
-        shotsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-screenshots-'));
+        shotsDir ??= fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-screenshots-'));
         args.push('--screenshots', shotsDir);
       }
     }

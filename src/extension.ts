@@ -7,6 +7,7 @@ import { OutputLogger } from './vscode/outputLogger';
 import { ProblemReporter } from './vscode/problemReporter';
 import { SERVERS_VIEW_ID, ServerTreeProvider } from './vscode/serverTreeProvider';
 import { registerSignInCommands } from './vscode/signInCommands';
+import { openWalkthroughOnFirstRun, registerSetupCommands } from './vscode/setupCommands';
 import { RoleStatusBar } from './vscode/statusBar';
 import { ToolBudgetTally } from './vscode/toolBudgetTally';
 import { ToolDefinitionProvider } from './vscode/toolDefinitionProvider';
@@ -59,9 +60,11 @@ export function activate(context: vscode.ExtensionContext): McpHostTestApi | und
     registerSignInCommands(c, logger, context.extensionMode !== vscode.ExtensionMode.Production),
     registerCatalogCommands(c, logger),
     registerChatParticipant(c, tally),
+    registerSetupCommands({ controller: c, logger, context }),
   );
 
   c.start();
+  openWalkthroughOnFirstRun(context, c).catch((e) => logger.warn(`could not open the walkthrough: ${(e as Error)?.message ?? String(e)}`));
   return context.extensionMode === vscode.ExtensionMode.Production ? undefined : { controller: c };
 }
 

@@ -56,6 +56,7 @@ export async function runCall(o: CallOptions, lifecycle: Lifecycle): Promise<num
   const browser = o.login ? new CliBrowser(process.env, writeStderr) : undefined;
   const host = lifecycle.track(
     createHost(workspace, {
+      onClose: (c) => lifecycle.onClose(c),
       role: o.role,
       audit: o.audit,
       timeoutMs: o.timeoutMs,

@@ -26,6 +26,7 @@ export async function runCheck(o: CheckOptions, lifecycle: Lifecycle): Promise<n
   const browser = o.login ? new CliBrowser(process.env, writeStderr) : undefined;
   const host = lifecycle.track(
     createHost(workspace, {
+      onClose: (c) => lifecycle.onClose(c),
       role: o.role,
       yes: false,
       confirmer: new DenyingConfirmer('check makes no calls'),

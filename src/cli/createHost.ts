@@ -5,7 +5,9 @@ import { McpHost } from '../core/host/mcpHost';
 import { decliningPrompter } from '../core/requests/elicitationPrompter';
 import { refusingSampler } from '../core/requests/sampler';
 import type { ServerRequestPorts } from '../core/requests/serverRequests';
+import { CLIENT_INFO } from '../core/host/mcpHostOptions';
 import { envSecretResolver } from '../core/settings/resolveServerSettings';
+import { TelemetryExport } from '../core/telemetry/telemetryExport';
 import type { Logger } from '../core/util/logger';
 import type { CliBrowser } from './cliBrowser';
 import type { Workspace } from './loadWorkspace';
@@ -29,6 +31,8 @@ export interface CliHostOptions {
   readonly env?: Record<string, string | undefined>;
   /** Set when the command may sign in (login, --login): how sign-in pages are opened. */
   readonly browser?: CliBrowser;
+  /** Where the OpenTelemetry export (mcpHost.telemetry.*) is flushed before the process ends. */
+  readonly onClose?: (closer: () => Promise<void>) => void;
 }
 
 /** The CLI's credentials file: MCP_HOST_CREDENTIALS_FILE, else under $XDG_CONFIG_HOME or ~/.config (mode 0600). */
@@ -45,7 +49,7 @@ export function cliCredentialsFile(env: Record<string, string | undefined> = pro
  */
 export function createHost(workspace: Workspace, o: CliHostOptions): McpHost {
   const env = o.env ?? process.env;
-  return new McpHost({
+  const host = new McpHost({
     settings: workspace.settings,
     workspaceFolder: workspace.dir,
     env,
@@ -62,6 +66,21 @@ export function createHost(workspace: Workspace, o: CliHostOptions): McpHost {
     ...(o.browser ? { openUrl: o.browser.openUrl } : {}),
     logLevel: { level: o.verbose ? 'debug' : 'warn' },
   });
+  if (workspace.settings.telemetry) {
+    const telemetry = new TelemetryExport({
+      logger: o.logger,
+      secrets: envSecretResolver(env),
+      env,
+      workspaceFolder: workspace.dir,
+      serviceVersion: CLIENT_INFO.version,
+      snapshot: () => host.snapshot(),
+    });
+    telemetry.attach(host.onDidRecord);
+    void telemetry.configure(workspace.settings.telemetry);
+    // At most 3 s for the last spans: a dead collector must not hold the command's exit.
+    o.onClose?.(() => telemetry.close(3000));
+  }
+  return host;
 }
 
 /** Nobody to answer: questions are declined and sampling refused, each with a line on stderr. */

@@ -9,16 +9,17 @@ export function formatCheckReport(report: CheckReport, workspaceDir: string): st
   out.push('');
 
   if (report.servers.length === 0) {
-    out.push('No servers are configured (mcpHost.servers).');
+    out.push('No servers are configured (mcpHost.servers, or the files of mcpHost.import).');
   } else {
     const rows = report.servers.map((s) => [
-      s.name,
+      s.source ? `${s.name} (${s.source})` : s.name,
       s.state,
       s.state === 'connected' ? `${s.visibleToolCount}/${s.toolCount}` : '-',
       serverDetails(s),
     ]);
     out.push(...table(['SERVER', 'STATE', 'TOOLS', 'DETAILS'], rows));
     out.push('(TOOLS: seen by the role / listed by the server)');
+    if (report.servers.some((s) => s.source)) out.push('(in parentheses: the file a server is imported from; mcpHost.servers wins a name clash)');
   }
   out.push('');
 

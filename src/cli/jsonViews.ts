@@ -37,6 +37,8 @@ export interface ServerView {
   readonly pid?: number;
   /** How a connected server is reached: stdio, streamableHttp, or sse (after the fallback). */
   readonly transport?: string;
+  /** The file it was imported from (`mcpHost.import`); absent for `mcpHost.servers`. */
+  readonly source?: string;
 }
 
 export interface ProblemView {
@@ -44,6 +46,8 @@ export interface ProblemView {
   readonly message: string;
   readonly setting?: string;
   readonly server?: string;
+  /** In an imported file (`.vscode/mcp.json`, `.mcp.json`): 1-based line and column. */
+  readonly location?: { readonly file: string; readonly line: number; readonly column: number };
 }
 
 export interface CallView {
@@ -78,7 +82,7 @@ export function toolViews(snapshot: HostSnapshot): ToolView[] {
  */
 export function serverViews(snapshot: HostSnapshot, collapse: boolean, workspace?: string): ServerView[] {
   return snapshot.servers.map((s): ServerView => {
-    const counts = { toolCount: s.toolCount, visibleToolCount: s.visibleToolCount };
+    const counts = { toolCount: s.toolCount, visibleToolCount: s.visibleToolCount, ...(s.settings.source ? { source: s.settings.source } : {}) };
     const unused = !s.settings.enabled
       ? 'disabled in the settings ("enabled": false)'
       : !s.usedByRole
@@ -118,6 +122,7 @@ export function problemViews(settingsProblems: readonly SettingsProblem[], snaps
     message: p.message,
     ...(p.setting ? { setting: p.setting } : {}),
     ...(p.server ? { server: p.server } : {}),
+    ...('location' in p && p.location ? { location: p.location } : {}),
   }));
 }
 

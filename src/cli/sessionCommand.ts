@@ -34,6 +34,7 @@ export async function runSession(o: SessionOptions, lifecycle: Lifecycle): Promi
   const browser = o.login ? new CliBrowser(process.env, writeStderr) : undefined;
   const host = lifecycle.track(
     createHost(workspace, {
+      onClose: (c) => lifecycle.onClose(c),
       role: o.role,
       audit: o.audit,
       timeoutMs: o.timeoutMs,

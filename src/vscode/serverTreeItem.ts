@@ -73,6 +73,7 @@ export function serverTooltip(node: ServerNode): string {
   }
   if (node.restartReason !== undefined) lines.push(`Last failure: ${escapeMarkdown(cut(node.restartReason, 800))}`, '');
   if (node.state.kind === 'untrusted') lines.push('Not started because the workspace is not trusted. Trust the workspace to start MCP servers.', '');
+  if (node.settings.source) lines.push(`Imported from \`${node.settings.source}\` (\`mcpHost.import\`).`, '');
   lines.push('```text', ...describeTarget(node.settings).map((l) => l.replace(/`/g, "'")), '```', '');
   if (!node.usedByRole && node.settings.enabled) lines.push(`Not used by ${node.role ? `role **${escapeMarkdown(node.role)}**` : 'the active role'}.`);
   return lines.join('\n').trim();
@@ -91,7 +92,7 @@ export function serverContextValue(node: Pick<ServerNode, 'running' | 'canStart'
 export function serverItem(node: ServerNode): vscode.TreeItem {
   const item = new vscode.TreeItem(node.name, vscode.TreeItemCollapsibleState.Collapsed);
   item.id = `server:${node.name}`;
-  item.description = serverDescription(node);
+  item.description = node.settings.source ? `${serverDescription(node)} · ${node.settings.source}` : serverDescription(node);
   item.tooltip = markdown(serverTooltip(node));
   item.iconPath = serverStateIcon(node.state);
   item.contextValue = serverContextValue(node);

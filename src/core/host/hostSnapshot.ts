@@ -59,6 +59,8 @@ export interface ServerView {
   readonly pid?: number;
   /** How the connection is carried, after any fallback (Streamable HTTP or SSE). */
   readonly transport?: TransportKind;
+  /** The MCP session id of a Streamable HTTP connection. */
+  readonly sessionId?: string;
   /** Tool-list changes, newest first. */
   readonly history: readonly ToolsChangedEvent[];
 }
@@ -87,13 +89,24 @@ export interface ConnectionFacts {
   readonly tools: readonly Tool[];
   readonly pid?: number;
   readonly transportKind?: TransportKind;
+  readonly sessionId?: string;
   readonly history: readonly ToolsChangedEvent[];
   /** Resources, templates and prompts. */
   readonly catalog?: CatalogFacts;
 }
 
 export function connectionFacts(c: ServerConnection, history: readonly ToolsChangedEvent[]): ConnectionFacts {
-  return { name: c.name, settings: c.settings, state: c.state, tools: c.tools, pid: c.pid, transportKind: c.transportKind, history: [...history], catalog: catalogFacts(c) };
+  return {
+    name: c.name,
+    settings: c.settings,
+    state: c.state,
+    tools: c.tools,
+    pid: c.pid,
+    transportKind: c.transportKind,
+    sessionId: c.sessionId,
+    history: [...history],
+    catalog: catalogFacts(c),
+  };
 }
 
 export interface SnapshotSources {
@@ -167,6 +180,7 @@ export class HostSnapshot {
         visibleToolCount: visible.get(c.name) ?? 0,
         ...(c.pid !== undefined && ConnectionState.isRunning(s) ? { pid: c.pid } : {}),
         ...(c.transportKind && ConnectionState.isConnected(s) ? { transport: c.transportKind } : {}),
+        ...(c.sessionId && ConnectionState.isConnected(s) ? { sessionId: c.sessionId } : {}),
         history: c.history,
       };
     }));

@@ -80,6 +80,10 @@ export class ServerConnection {
   get transportKind(): TransportKind | undefined {
     return this.transport?.kind;
   }
+  /** The MCP session id a Streamable HTTP server assigned (`Mcp-Session-Id`), while connected. */
+  get sessionId(): string | undefined {
+    return this.transport?.transport.sessionId;
+  }
 
   /** Start (or restart) the server; resolves once it is connected or has failed. Never rejects. */
   start(): Promise<void> {

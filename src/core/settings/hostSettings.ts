@@ -22,6 +22,8 @@ interface ServerCommon {
   readonly resetTimeoutOnProgress?: boolean;
   /** Longest a call may run however much progress it reports (default 10 minutes). */
   readonly maxTotalTimeoutMs?: number;
+  /** The file this server was imported from (`.vscode/mcp.json`, `.mcp.json`, …); unset for `mcpHost.servers`. */
+  readonly source?: string;
 }
 
 export interface StdioServerSettings extends ServerCommon {
@@ -30,6 +32,8 @@ export interface StdioServerSettings extends ServerCommon {
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, string>>;
   readonly cwd?: string;
+  /** A dotenv file read right before the process starts; `env` wins over it. */
+  readonly envFile?: string;
 }
 
 export interface RemoteServerSettings extends ServerCommon {
@@ -114,6 +118,17 @@ export interface HostSettings {
   readonly elicitation?: ServerRequestSettings;
   /** `mcpHost.sampling`; unset: off. */
   readonly sampling?: SamplingSettings;
+  /** OpenTelemetry export of the audit stream; unset = off. */
+  readonly telemetry?: TelemetrySettings;
+}
+
+export interface TelemetrySettings {
+  /** OTLP/HTTP base URL (`/v1/traces` is added unless the URL already ends with it). May use `${env:}` / `${secret:}`. */
+  readonly otlpEndpoint: string;
+  /** HTTP headers for the collector; values may use `${env:NAME}` and `${secret:NAME}`. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** Tool arguments and results go into spans only when true (redacted like the audit). */
+  readonly captureContent: boolean;
 }
 
 export interface SettingsProblem {
@@ -123,6 +138,8 @@ export interface SettingsProblem {
   readonly setting?: string;
   /** The server this problem belongs to, if any. */
   readonly server?: string;
+  /** Where in a file (an imported `.vscode/mcp.json`, `.mcp.json`, …) the problem is; 1-based. */
+  readonly location?: { readonly file: string; readonly line: number; readonly column: number };
 }
 
 export const DEFAULTS = {
@@ -134,6 +151,8 @@ export const DEFAULTS = {
   maxTools: 128,
   resetTimeoutOnProgress: true,
   maxTotalTimeoutMs: 600_000,
+  /** `mcpHost.import`: the existing MCP configuration files read for servers. */
+  importFiles: ['.vscode/mcp.json', '.mcp.json'] as readonly string[],
 } as const;
 
 export function emptySettings(): HostSettings {

@@ -126,5 +126,6 @@ function buildServer(name: string, d: ServerDefinition, oauth: OAuthSettings | u
     args: [...(s.args ?? [])],
     env: { ...(s.env ?? {}) },
     ...(s.cwd !== undefined ? { cwd: s.cwd } : {}),
+    ...(s.envFile !== undefined ? { envFile: s.envFile } : {}),
   };
 }

@@ -50,6 +50,10 @@ export const StdioServerSchema = z
           'Extra environment variables for the process. Values may use `${env:NAME}` and `${secret:NAME}`; they are never shown in the UI or logs.',
       }),
       cwd: nonEmptyString.optional().meta({ markdownDescription: 'Working directory; a relative path is resolved against the workspace folder.' }),
+      envFile: nonEmptyString.optional().meta({
+        markdownDescription:
+          'A file of `NAME=value` lines (dotenv) read right before the server starts; `env` wins over it. A relative path is resolved against the workspace folder; variables are substituted as in `command`.',
+      }),
       ...serverCommon,
     },
     { error: EXPECTED.object },

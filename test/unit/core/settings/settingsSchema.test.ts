@@ -5,7 +5,27 @@ describe('settingsSchema', () => {
   it('exports the known setting keys', () => {
     assert.deepEqual(
       [...KNOWN_SETTING_KEYS].sort(),
-      ['activeRole', 'audit.path', 'autoApprove', 'confirm', 'elicitation', 'maxResultChars', 'maxToolRounds', 'maxToolTokens', 'maxTools', 'roles', 'rules', 'sampling', 'servers', 'timeoutMs', 'toolNames'],
+      [
+        'activeRole',
+        'audit.path',
+        'autoApprove',
+        'confirm',
+        'elicitation',
+        'import',
+        'maxResultChars',
+        'maxToolRounds',
+        'maxToolTokens',
+        'maxTools',
+        'roles',
+        'rules',
+        'sampling',
+        'servers',
+        'telemetry.captureContent',
+        'telemetry.headers',
+        'telemetry.otlpEndpoint',
+        'timeoutMs',
+        'toolNames',
+      ],
     );
   });
 });
