@@ -1,4 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ConsentState } from '../consent/serverConsent';
+import { hasDrift, type Quarantine, type ServerPins } from '../pinning/pinningPolicy';
 import { ConnectionState, type ServerInfo } from '../mcp/connectionState';
 import type { ServerConnection } from '../mcp/serverConnection';
 import type { TransportKind } from '../mcp/serverTransport';
@@ -14,6 +16,8 @@ export type { NamingProblem } from '../tools/assignToolNames';
 export type { ExposedTool } from '../tools/exposedTool';
 export type { ToolsChangedEvent } from '../tools/toolRegistry';
 export type { ChangedTool } from '../tools/toolListDiff';
+export type { Quarantine } from '../pinning/pinningPolicy';
+export type { ConsentState } from '../consent/serverConsent';
 
 /** One configured server as every view shows it. */
 export interface ServerView {
@@ -47,6 +51,12 @@ export interface ServerView {
   readonly transport?: TransportKind;
   /** Tool-list changes, newest first. */
   readonly history: readonly ToolsChangedEvent[];
+  /** Waiting for a person to allow its start, or refused at its last start. */
+  readonly consent?: ConsentState;
+  /** Of its listed tools, those quarantined (not offered to any role) until a review. */
+  readonly quarantinedCount: number;
+  /** Its tools differ from the lockfile (new, changed or removed): Review Tool Changes applies. */
+  readonly pendingReview: boolean;
 }
 
 /** One tool a server lists, with what the host made of it. */
@@ -61,6 +71,8 @@ export interface ToolView {
   readonly definitionHash?: string;
   /** Why it is not loaded under a name of its own. */
   readonly problem?: NamingProblem;
+  /** Why it is not offered to any role: its definition is not the reviewed one (mcpHost.pinning). */
+  readonly quarantine?: Quarantine;
 }
 
 /** What the snapshot keeps of one connection: values of the moment, never the live object. */
@@ -86,6 +98,10 @@ export interface SnapshotSources {
   /** Immutable: the registry replaces its arrays on every change. */
   readonly entries: readonly RegistryEntry[];
   readonly problems: readonly NamingProblem[];
+  /** Each server's tools held against the lockfile (servers holding tools). */
+  readonly pins?: ReadonlyMap<string, ServerPins>;
+  /** Servers waiting for consent or refused. */
+  readonly consent?: ReadonlyMap<string, ConsentState>;
 }
 
 /**
@@ -114,6 +130,7 @@ export class HostSnapshot {
     const out: ExposedTool[] = [];
     for (const entry of this.src.entries) {
       if (!holding.has(entry.server) || !this.src.policies.allows(entry.server, entry.tool.name)) continue;
+      if (this.quarantine(entry.server, entry.tool.name)) continue;
       out.push({ entry, rule: this.src.policies.rule(entry.server, entry.tool.name) });
     }
     return (this._exposed = out);
@@ -147,6 +164,9 @@ export class HostSnapshot {
         ...(c.pid !== undefined && ConnectionState.isRunning(s) ? { pid: c.pid } : {}),
         ...(c.transportKind && ConnectionState.isConnected(s) ? { transport: c.transportKind } : {}),
         history: c.history,
+        ...(this.src.consent?.get(c.name) ? { consent: this.src.consent.get(c.name) } : {}),
+        quarantinedCount: ConnectionState.hasTools(s) ? (this.src.pins?.get(c.name)?.quarantined.size ?? 0) : 0,
+        pendingReview: ConnectionState.hasTools(s) && !!this.src.pins?.get(c.name) && hasDrift(this.src.pins.get(c.name)!),
       };
     }));
   }
@@ -184,15 +204,22 @@ export class HostSnapshot {
     return this.src.problems;
   }
 
+  /** Why a listed tool is not offered to any role, if it is quarantined. */
+  quarantine(server: string, tool: string): Quarantine | undefined {
+    return this.src.pins?.get(server)?.quarantined.get(tool);
+  }
+
   private view(server: string, listed: Tool): ToolView {
     const entry = this.entry(server, listed.name);
     const p = this.src.policies;
     const visible = p.allows(server, listed.name);
+    const quarantine = this.quarantine(server, listed.name);
+    const q = quarantine ? { quarantine } : {};
     if (!entry) {
       const problem = this.src.problems.find((x) => x.server === server && x.tool === listed.name);
-      return { server, tool: listed, visible: false, rule: 'ask', ...(problem ? { problem } : {}) };
+      return { server, tool: listed, visible: false, rule: 'ask', ...(problem ? { problem } : {}), ...q };
     }
-    return { server, tool: entry.tool, exposedName: entry.name, visible, rule: p.rule(server, listed.name), definitionHash: entry.definitionHash };
+    return { server, tool: entry.tool, exposedName: entry.name, visible, rule: p.rule(server, listed.name), definitionHash: entry.definitionHash, ...q };
   }
 
   private entry(server: string, tool: string): RegistryEntry | undefined {

@@ -12,6 +12,8 @@ import { ToolRegistry, type ToolsChangedEvent } from '../tools/toolRegistry';
 import { DisposableStore, Emitter, type Event } from '../util/event';
 import { nullLogger } from '../util/logger';
 import { connectionFacts, HostSnapshot } from './hostSnapshot';
+import { HostTrust, type DefinitionControl } from './hostTrust';
+import { oneShotTarget } from './oneShotTarget';
 import { CLIENT_INFO, type McpHostOptions } from './mcpHostOptions';
 
 export type { ServerStateEvent } from '../mcp/serverFleet';
@@ -33,6 +35,8 @@ export class McpHost {
   readonly onDidRecord: Event<AuditRecord>;
   /** Start, stop or restart one server, or refresh tools (commands of the tree and the CLI). */
   readonly servers: ServerControl;
+  /** Review tool definitions against the lockfile and approve them (mcpHost.pinning). */
+  readonly definitions: DefinitionControl;
 
   private _settings: HostSettings;
   private trusted: boolean;
@@ -41,6 +45,7 @@ export class McpHost {
   private readonly fleet: ServerFleet;
   private readonly router: ToolRouter;
   private readonly audit: AuditLog;
+  private readonly trust: HostTrust;
   private cached?: HostSnapshot;
   private closing?: Promise<void>;
 
@@ -50,8 +55,14 @@ export class McpHost {
     this.trusted = options.trusted ?? true;
     this.policies = new ActivePolicies(options.settings, { role: options.role, timeoutMs: options.timeoutOverrideMs, assumeYes: options.assumeYes }, logger);
     this.audit = new AuditLog(options.auditSinks ?? [], logger);
-    this.audit.useFile(this.auditFile());
+    this.audit.useFile(this.auditFile(), options.settings.auditMaxBytes);
     this.onDidRecord = this.audit.onDidRecord;
+    this.trust = new HostTrust(options, this.audit, logger, () => ({
+      names: this.fleet.all().map((c) => c.name),
+      configured: this._settings.servers.map((s) => s.name),
+      state: (name) => this.fleet.get(name)?.state,
+    }));
+    this.definitions = this.trust.definitions;
     this.registry = new ToolRegistry(options.settings.toolNames, options.settings.servers.map((s) => s.name));
     this.fleet = new ServerFleet(options.settings.servers, {
       resolve: (s) => resolveServerSettings(s, { workspaceFolder: options.workspaceFolder, env: options.env ?? process.env, secrets: options.secrets }),
@@ -61,13 +72,18 @@ export class McpHost {
       backoff: options.backoff,
       trusted: () => this.trusted,
       wanted: (s) => this.policies.current.usesServer(s.name),
+      admit: (s, resolved, secretValues, explicit) => this.trust.admit(s, resolved, secretValues, explicit),
     });
-    this.router = new ToolRouter({ registry: this.registry, servers: this.fleet, policies: this.policies, confirmer: options.confirmer, audit: this.audit, logger });
+    const { pins, consent } = this.trust;
+    this.router = new ToolRouter({ registry: this.registry, servers: this.fleet, policies: this.policies, confirmer: options.confirmer, audit: this.audit, logger, pins });
     // The host listens first, so whoever listens to the events below reads a fresh snapshot.
     this.store.add(this.registry.onDidChange(() => this.changed()));
     this.store.add(this.registry.onDidChangeToolList((e) => recordToolListChange(logger, this.audit, e)));
     this.store.add(this.fleet.onDidChangeState(() => this.changed()));
-    this.store.add(this.fleet.onDidChangeTools((e) => (e.tools ? this.registry.setServerTools(e.server, e.tools) : this.registry.removeServer(e.server, !e.removed))));
+    this.store.add(pins.onDidChange(() => this.changed()));
+    if (consent) this.store.add(consent.onDidChange(() => this.changed()));
+    // Pins first: a changed definition is quarantined before the registry offers it.
+    this.store.add(this.fleet.onDidChangeTools((e) => (pins.setTools(e.server, e.tools), e.tools ? this.registry.setServerTools(e.server, e.tools) : this.registry.removeServer(e.server, !e.removed))));
     this.onDidChangeServerState = this.fleet.onDidChangeState;
     this.onDidChangeToolList = this.registry.onDidChangeToolList;
     this.servers = this.fleet;
@@ -91,6 +107,8 @@ export class McpHost {
       connections: this.fleet.all().map((c) => connectionFacts(c, this.registry.history(c.name))),
       entries: this.registry.entries(),
       problems: this.registry.problems(),
+      pins: this.trust.pins.snapshot(),
+      consent: this.trust.consent?.snapshot(),
     }));
   }
 
@@ -101,6 +119,16 @@ export class McpHost {
   /** Start every server the active role uses, in parallel; resolves when each has settled. */
   start(): Promise<void> {
     return this.fleet.start();
+  }
+
+  /**
+   * For one call (CLI `call`): start only the server that `name` can only mean, listing its tools up to
+   * that tool. False when the name cannot be resolved without every server's tools: then use start().
+   */
+  async startFor(name: string): Promise<boolean> {
+    const target = oneShotTarget(name, this._settings, this.policies.current);
+    if (target) await this.fleet.startOne(target.server, target.tool);
+    return !!target;
   }
 
   /** Wait (at most `timeoutMs`) until no server of the role is still starting. */
@@ -125,7 +153,8 @@ export class McpHost {
   /** Apply new settings without disturbing servers whose settings did not change. */
   async applySettings(next: HostSettings): Promise<void> {
     this._settings = next;
-    this.audit.useFile(this.auditFile());
+    this.audit.useFile(this.auditFile(), next.auditMaxBytes);
+    this.trust.pins.setMode(next.pinning);
     this.policies.update(next);
     this.registry.configure(next.toolNames, next.servers.map((s) => s.name));
     this.changed();
@@ -138,6 +167,7 @@ export class McpHost {
     this.closing ??= (async () => {
       await this.fleet.close();
       this.registry.dispose();
+      this.trust.dispose();
       this.audit.dispose();
       this.store.dispose();
     })();

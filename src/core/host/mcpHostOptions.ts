@@ -1,8 +1,11 @@
 import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
 import type { AuditSink } from '../audit/auditLog';
 import type { Confirmer } from '../calls/confirmer';
+import type { ConsentStore } from '../consent/consentStore';
+import type { ConsentPrompt } from '../consent/serverConsent';
 import type { BackoffPolicy } from '../mcp/restartBackoff';
 import type { TransportFactory } from '../mcp/serverTransport';
+import type { LockfileStore } from '../pinning/lockfileStore';
 import type { HostSettings } from '../settings/hostSettings';
 import type { SecretResolver } from '../settings/resolveServerSettings';
 import type { Logger } from '../util/logger';
@@ -33,5 +36,9 @@ export interface McpHostOptions {
   readonly backoff?: BackoffPolicy;
   /** How servers are reached; real processes and HTTP unless a test says otherwise. */
   readonly transports?: TransportFactory;
+  /** The reviewed definitions (mcpHost.pinning); default `<workspaceFolder>/mcp-host.lock.json`, memory without a folder. */
+  readonly lockfile?: LockfileStore;
+  /** Consent before a server starts: where answers are kept and how a person is asked. Without it servers start without asking. */
+  readonly consent?: { readonly store: ConsentStore; readonly prompt: ConsentPrompt; readonly via: 'editor' | 'cli' };
 }
 

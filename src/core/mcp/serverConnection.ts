@@ -44,6 +44,8 @@ export class ServerConnection {
   private _secretValues: readonly string[] = [];
   private readonly stderr: StderrTail;
   private startPromise?: Promise<void>;
+  /** The first discovery of this start stops after the page listing this tool (a one-shot call). */
+  private listUntil?: string;
 
   constructor(private readonly options: ServerConnectionOptions) {
     this.name = options.settings.name;
@@ -75,14 +77,18 @@ export class ServerConnection {
     return this.transport?.kind;
   }
 
-  /** Start (or restart) the server; resolves once it is connected or has failed. Never rejects. */
-  start(): Promise<void> {
+  /**
+   * Start (or restart) the server; resolves once it is connected or has failed. Never rejects.
+   * `listUntil`: list tools only up to the page naming that tool (refreshes later list them all).
+   */
+  start(options: { listUntil?: string } = {}): Promise<void> {
     if (this.closed) return Promise.resolve();
     if (!this.options.settings.enabled) {
       this.setState(ConnectionState.disabled);
       return Promise.resolve();
     }
     this.restarts.reset();
+    this.listUntil = options.listUntil;
     this.startPromise = this.connect(1, false);
     return this.startPromise;
   }
@@ -239,7 +245,9 @@ export class ServerConnection {
     const client = this.client;
     if (!client) return;
     // A server without the tools capability is never sent tools/list.
-    const tools = client.getServerCapabilities()?.tools ? await listAllTools(client, { timeoutMs: this.options.settings.connectTimeoutMs }) : [];
+    const stopAfter = this.listUntil;
+    this.listUntil = undefined;
+    const tools = client.getServerCapabilities()?.tools ? await listAllTools(client, { timeoutMs: this.options.settings.connectTimeoutMs, stopAfter }) : [];
     if (gen !== this.generation) return;
     this._tools = tools;
     this._onDidChangeTools.fire(tools);

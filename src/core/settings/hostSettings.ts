@@ -7,6 +7,9 @@
 
 export type ToolNamingMode = 'prefix' | 'reject';
 
+/** `off`: definitions are not pinned. `review`: new or changed tools wait for a person. `locked`: the lockfile is read-only. */
+export type PinningMode = 'off' | 'review' | 'locked';
+
 interface ServerCommon {
   /** The key under `mcpHost.servers`. */
   readonly name: string;
@@ -58,6 +61,10 @@ export interface HostSettings {
   readonly maxToolRounds: number;
   readonly maxResultChars: number;
   readonly auditPath?: string;
+  /** The audit file is rotated when it would grow past this size. */
+  readonly auditMaxBytes: number;
+  /** How tool definitions are pinned to the workspace's lockfile. */
+  readonly pinning: PinningMode;
 }
 
 export interface SettingsProblem {
@@ -75,6 +82,8 @@ export const DEFAULTS = {
   maxToolRounds: 10,
   maxResultChars: 50_000,
   toolNames: 'prefix' as ToolNamingMode,
+  auditMaxBytes: 10 * 1024 * 1024,
+  pinning: 'review' as PinningMode,
 } as const;
 
 export function emptySettings(): HostSettings {
@@ -87,5 +96,7 @@ export function emptySettings(): HostSettings {
     timeoutMs: DEFAULTS.timeoutMs,
     maxToolRounds: DEFAULTS.maxToolRounds,
     maxResultChars: DEFAULTS.maxResultChars,
+    auditMaxBytes: DEFAULTS.auditMaxBytes,
+    pinning: DEFAULTS.pinning,
   };
 }

@@ -1,6 +1,7 @@
 import { describeValue, knownList } from './describeValue';
 import { DEFAULTS, type HostSettings, type SettingsProblem } from './hostSettings';
 import { isPlainObject } from './isPlainObject';
+import { parseAuditMaxBytes } from './parseAuditMaxBytes';
 import { parseAuditPath } from './parseAuditPath';
 import { parsePatternList } from './parsePatternList';
 import { parseRoles } from './parseRoles';
@@ -41,6 +42,8 @@ export function parseSettings(raw: Record<string, unknown>): { settings: HostSet
   const autoApprove = parsePatternList(input, 'autoApprove', problems);
   const confirm = parsePatternList(input, 'confirm', problems);
   const auditPath = parseAuditPath(input, problems);
+  const auditMaxBytes = parseAuditMaxBytes(input, problems);
+  const pinning = parseScalar(input, 'pinning', schema.pinning, DEFAULTS.pinning, problems);
 
   const configuredRoles = new Set<string>();
   const roles = parseRoles(input.roles, problems, configuredServers, configuredRoles);
@@ -71,6 +74,8 @@ export function parseSettings(raw: Record<string, unknown>): { settings: HostSet
     maxToolRounds,
     maxResultChars,
     ...(auditPath !== undefined ? { auditPath } : {}),
+    auditMaxBytes,
+    pinning,
   };
   warnUnreachablePatterns(settings, configuredServers, problems);
   return { settings, problems };

@@ -16,6 +16,8 @@ function config(values: Record<string, unknown>): ConfigurationLike & { asked: s
     maxToolRounds: 10,
     maxResultChars: 50000,
     'audit.path': '',
+    'audit.maxBytes': 10 * 1024 * 1024,
+    pinning: 'review',
   };
   const merged = { ...defaults, ...values };
   const asked: string[] = [];
@@ -32,7 +34,7 @@ describe('settings reader', () => {
   it('reads every mcpHost.* key into the raw record parseSettings takes (no prefix, audit.path dotted)', () => {
     const c = config({});
     const raw = readRawSettings(c);
-    assert.deepEqual(c.asked, ['servers', 'roles', 'activeRole', 'autoApprove', 'confirm', 'toolNames', 'timeoutMs', 'maxToolRounds', 'maxResultChars', 'audit.path']);
+    assert.deepEqual(c.asked, ['servers', 'roles', 'activeRole', 'autoApprove', 'confirm', 'toolNames', 'timeoutMs', 'maxToolRounds', 'maxResultChars', 'audit.path', 'audit.maxBytes', 'pinning']);
     assert.deepEqual(raw, {
       servers: {},
       roles: {},
@@ -43,6 +45,8 @@ describe('settings reader', () => {
       timeoutMs: 20000,
       maxToolRounds: 10,
       maxResultChars: 50000,
+      'audit.maxBytes': 10 * 1024 * 1024,
+      pinning: 'review',
     });
     const { settings, problems } = parseSettings(raw);
     assert.deepEqual(problems, []);

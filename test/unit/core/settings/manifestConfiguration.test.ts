@@ -84,6 +84,6 @@ describe('manifestConfiguration', () => {
   });
 
   it('marks the settings that can start processes, reveal data or widen what runs without asking as restricted', () => {
-    assert.deepEqual(restrictedSettings(), ['mcpHost.servers', 'mcpHost.roles', 'mcpHost.autoApprove', 'mcpHost.confirm', 'mcpHost.audit.path']);
+    assert.deepEqual(restrictedSettings(), ['mcpHost.servers', 'mcpHost.roles', 'mcpHost.autoApprove', 'mcpHost.confirm', 'mcpHost.audit.path', 'mcpHost.pinning']);
   });
 });
