@@ -1,13 +1,17 @@
 import { join } from 'node:path';
 import type { AuditLog } from '../audit/auditLog';
 import type { Actor } from '../audit/auditRecord';
-import { ServerConsent } from '../consent/serverConsent';
+import { ServerConsent, type ConsentState } from '../consent/serverConsent';
 import { ConnectionState } from '../mcp/connectionState';
+import type { ServerFleet } from '../mcp/serverFleet';
 import type { DefinitionReview } from '../pinning/definitionReview';
 import { LOCKFILE_NAME } from '../pinning/lockfile';
 import { FileLockfileStore, MemoryLockfileStore } from '../pinning/lockfileStore';
+import type { ServerPins } from '../pinning/pinningPolicy';
 import { ToolPins } from '../pinning/toolPins';
-import type { PinningMode, ServerSettings } from '../settings/hostSettings';
+import type { HostSettings, PinningMode, ServerSettings } from '../settings/hostSettings';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { Emitter } from '../util/event';
 import type { Logger } from '../util/logger';
 import type { McpHostOptions } from './mcpHostOptions';
 
@@ -32,16 +36,20 @@ export class HostTrust {
   readonly pins: ToolPins;
   readonly consent?: ServerConsent;
   readonly definitions: DefinitionControl;
+  private readonly _onDidChange = new Emitter<void>();
+  /** Quarantines, reviews or consent states changed. */
+  readonly onDidChange = this._onDidChange.event;
 
-  constructor(
-    o: McpHostOptions,
-    audit: AuditLog,
-    logger: Logger,
-    servers: () => { names: string[]; configured: string[]; state: (s: string) => ConnectionState | undefined },
-  ) {
+  constructor(o: McpHostOptions, audit: AuditLog, logger: Logger, fleet: () => ServerFleet, settings: () => HostSettings) {
     const store = o.lockfile ?? (o.workspaceFolder ? new FileLockfileStore(join(o.workspaceFolder, LOCKFILE_NAME)) : new MemoryLockfileStore());
-    const pins = (this.pins = new ToolPins(o.settings.pinning, { store, audit, logger, workspaceFolder: o.workspaceFolder, serverInfo: (s) => infoOf(servers().state(s)) }));
-    if (o.consent) this.consent = new ServerConsent({ ...o.consent, audit, logger, assumeYes: o.assumeYes });
+    const serverInfo = (s: string) => infoOf(fleet().get(s)?.state);
+    const pins = (this.pins = new ToolPins(o.settings.pinning, { store, audit, logger, workspaceFolder: o.workspaceFolder, serverInfo }));
+    pins.onDidChange(() => this._onDidChange.fire());
+    if (o.consent) {
+      this.consent = new ServerConsent({ ...o.consent, audit, logger, assumeYes: o.assumeYes });
+      this.consent.onDidChange(() => this._onDidChange.fire());
+    }
+    const servers = () => ({ names: fleet().all().map((c) => c.name), configured: settings().servers.map((s) => s.name) });
     this.definitions = {
       get mode() {
         return pins.pinningMode;
@@ -63,9 +71,20 @@ export class HostTrust {
     return this.consent ? this.consent.admit(settings.name, resolved, secretValues, explicit) : Promise.resolve(undefined);
   }
 
+  /** A server's listed tools (undefined: none any more); before the registry hears of them. */
+  setTools(server: string, tools: readonly Tool[] | undefined): void {
+    this.pins.setTools(server, tools);
+  }
+
+  /** What the snapshot shows of pins and consent. */
+  snapshotSources(): { pins: ReadonlyMap<string, ServerPins>; consent?: ReadonlyMap<string, ConsentState> } {
+    return { pins: this.pins.snapshot(), ...(this.consent ? { consent: this.consent.snapshot() } : {}) };
+  }
+
   dispose(): void {
     this.pins.dispose();
     this.consent?.dispose();
+    this._onDidChange.dispose();
   }
 }
 

@@ -1,28 +1,24 @@
 import { AuditLog } from '../audit/auditLog';
 import type { AuditRecord } from '../audit/auditRecord';
-import { resolveAuditPath } from '../audit/resolveAuditPath';
+import { hostAuditPath } from '../audit/resolveAuditPath';
 import { ToolRouter, type ToolCallRequest, type ToolCallResult } from '../calls/toolRouter';
-import { defaultTransportFactory } from '../mcp/defaultTransportFactory';
-import { ServerFleet, type ServerControl, type ServerStateEvent } from '../mcp/serverFleet';
+import type { ServerControl, ServerFleet, ServerStateEvent } from '../mcp/serverFleet';
 import { ActivePolicies } from '../policy/activePolicies';
 import type { HostSettings } from '../settings/hostSettings';
-import { resolveServerSettings } from '../settings/resolveServerSettings';
 import { recordToolListChange } from '../tools/toolListLog';
 import { ToolRegistry, type ToolsChangedEvent } from '../tools/toolRegistry';
 import { DisposableStore, Emitter, type Event } from '../util/event';
 import { nullLogger } from '../util/logger';
+import { createFleet } from './createFleet';
 import { connectionFacts, HostSnapshot } from './hostSnapshot';
 import { HostTrust, type DefinitionControl } from './hostTrust';
 import { oneShotTarget } from './oneShotTarget';
-import { CLIENT_INFO, type McpHostOptions } from './mcpHostOptions';
+import type { McpHostOptions } from './mcpHostOptions';
 
 export type { ServerStateEvent } from '../mcp/serverFleet';
 export type { McpHostOptions } from './mcpHostOptions';
 
-/**
- * The MCP host, editor-free: settings in; a snapshot of servers and tools, events, `call()` and
- * lifecycle out. It composes the server fleet, the tool registry, the policies and the router.
- */
+/** The MCP host, editor-free: settings in; snapshot, events, `call()` and lifecycle out. Composes fleet, registry, policies, pins and router. */
 export class McpHost {
   private readonly store = new DisposableStore();
   private readonly _onDidChange = this.store.add(new Emitter<void>());
@@ -55,35 +51,24 @@ export class McpHost {
     this.trusted = options.trusted ?? true;
     this.policies = new ActivePolicies(options.settings, { role: options.role, timeoutMs: options.timeoutOverrideMs, assumeYes: options.assumeYes }, logger);
     this.audit = new AuditLog(options.auditSinks ?? [], logger);
-    this.audit.useFile(this.auditFile(), options.settings.auditMaxBytes);
+    this.audit.useFile(hostAuditPath(options, options.settings), options.settings.auditMaxBytes);
     this.onDidRecord = this.audit.onDidRecord;
-    this.trust = new HostTrust(options, this.audit, logger, () => ({
-      names: this.fleet.all().map((c) => c.name),
-      configured: this._settings.servers.map((s) => s.name),
-      state: (name) => this.fleet.get(name)?.state,
-    }));
-    this.definitions = this.trust.definitions;
+    const trust = (this.trust = new HostTrust(options, this.audit, logger, () => this.fleet, () => this._settings));
+    this.definitions = trust.definitions;
     this.registry = new ToolRegistry(options.settings.toolNames, options.settings.servers.map((s) => s.name));
-    this.fleet = new ServerFleet(options.settings.servers, {
-      resolve: (s) => resolveServerSettings(s, { workspaceFolder: options.workspaceFolder, env: options.env ?? process.env, secrets: options.secrets }),
-      transports: options.transports ?? defaultTransportFactory,
-      logger,
-      clientInfo: options.clientInfo ?? CLIENT_INFO,
-      backoff: options.backoff,
+    this.fleet = createFleet(options, logger, {
       trusted: () => this.trusted,
       wanted: (s) => this.policies.current.usesServer(s.name),
-      admit: (s, resolved, secretValues, explicit) => this.trust.admit(s, resolved, secretValues, explicit),
+      admit: (s, resolved, secretValues, explicit) => trust.admit(s, resolved, secretValues, explicit),
     });
-    const { pins, consent } = this.trust;
-    this.router = new ToolRouter({ registry: this.registry, servers: this.fleet, policies: this.policies, confirmer: options.confirmer, audit: this.audit, logger, pins });
+    this.router = new ToolRouter({ registry: this.registry, servers: this.fleet, policies: this.policies, confirmer: options.confirmer, audit: this.audit, logger, pins: trust.pins });
     // The host listens first, so whoever listens to the events below reads a fresh snapshot.
     this.store.add(this.registry.onDidChange(() => this.changed()));
     this.store.add(this.registry.onDidChangeToolList((e) => recordToolListChange(logger, this.audit, e)));
     this.store.add(this.fleet.onDidChangeState(() => this.changed()));
-    this.store.add(pins.onDidChange(() => this.changed()));
-    if (consent) this.store.add(consent.onDidChange(() => this.changed()));
+    this.store.add(trust.onDidChange(() => this.changed()));
     // Pins first: a changed definition is quarantined before the registry offers it.
-    this.store.add(this.fleet.onDidChangeTools((e) => (pins.setTools(e.server, e.tools), e.tools ? this.registry.setServerTools(e.server, e.tools) : this.registry.removeServer(e.server, !e.removed))));
+    this.store.add(this.fleet.onDidChangeTools((e) => (trust.setTools(e.server, e.tools), e.tools ? this.registry.setServerTools(e.server, e.tools) : this.registry.removeServer(e.server, !e.removed))));
     this.onDidChangeServerState = this.fleet.onDidChangeState;
     this.onDidChangeToolList = this.registry.onDidChangeToolList;
     this.servers = this.fleet;
@@ -107,8 +92,7 @@ export class McpHost {
       connections: this.fleet.all().map((c) => connectionFacts(c, this.registry.history(c.name))),
       entries: this.registry.entries(),
       problems: this.registry.problems(),
-      pins: this.trust.pins.snapshot(),
-      consent: this.trust.consent?.snapshot(),
+      ...this.trust.snapshotSources(),
     }));
   }
 
@@ -116,19 +100,10 @@ export class McpHost {
     return this.router.call(request);
   }
 
-  /** Start every server the active role uses, in parallel; resolves when each has settled. */
-  start(): Promise<void> {
-    return this.fleet.start();
-  }
-
-  /**
-   * For one call (CLI `call`): start only the server that `name` can only mean, listing its tools up to
-   * that tool. False when the name cannot be resolved without every server's tools: then use start().
-   */
-  async startFor(name: string): Promise<boolean> {
-    const target = oneShotTarget(name, this._settings, this.policies.current);
-    if (target) await this.fleet.startOne(target.server, target.tool);
-    return !!target;
+  /** Start every server the role uses, in parallel, until each settled; `forCall`: only what that one call needs (oneShotTarget). */
+  start(forCall?: string): Promise<void> {
+    const target = forCall === undefined ? undefined : oneShotTarget(forCall, this._settings, this.policies.current);
+    return target ? this.fleet.startOne(target.server, target.tool) : this.fleet.start();
   }
 
   /** Wait (at most `timeoutMs`) until no server of the role is still starting. */
@@ -153,7 +128,7 @@ export class McpHost {
   /** Apply new settings without disturbing servers whose settings did not change. */
   async applySettings(next: HostSettings): Promise<void> {
     this._settings = next;
-    this.audit.useFile(this.auditFile(), next.auditMaxBytes);
+    this.audit.useFile(hostAuditPath(this.options, next), next.auditMaxBytes);
     this.trust.pins.setMode(next.pinning);
     this.policies.update(next);
     this.registry.configure(next.toolNames, next.servers.map((s) => s.name));
@@ -177,10 +152,5 @@ export class McpHost {
   private changed(): void {
     this.cached = undefined;
     this._onDidChange.fire();
-  }
-
-  private auditFile(): string | undefined {
-    const o = this.options;
-    return resolveAuditPath({ override: o.auditPathOverride, setting: this._settings.auditPath, fallback: o.defaultAuditPath }, o.workspaceFolder);
   }
 }

@@ -48,7 +48,10 @@ export function diffLines(a: readonly string[], b: readonly string[]): DiffLine[
     const prevK = k === -d || (k !== d && vd[offset + k - 1] < vd[offset + k + 1]) ? k + 1 : k - 1;
     const prevX = d === 0 ? 0 : vd[offset + prevK];
     const prevY = prevX - prevK;
-    while (x > prevX && y > prevY) out.push({ op: ' ', text: a[--x] }), y--;
+    while (x > prevX && y > prevY) {
+      out.push({ op: ' ', text: a[--x] });
+      y--;
+    }
     if (d > 0) {
       if (x === prevX) out.push({ op: '+', text: b[--y] });
       else out.push({ op: '-', text: a[--x] });
@@ -68,7 +71,7 @@ export function unifiedDiff(before: string, after: string, labels: { before: str
       i++;
       continue;
     }
-    let start = Math.max(0, i - context);
+    const start = Math.max(0, i - context);
     let end = i;
     // Extend the hunk while the next change is within 2 × context lines.
     for (;;) {
@@ -91,7 +94,6 @@ export function unifiedDiff(before: string, after: string, labels: { before: str
     out.push(`@@ -${aLine},${aCount} +${bLine},${bCount} @@`);
     for (const l of hunk) out.push(`${l.op}${l.text}`);
     i = end;
-    start = end;
   }
   return out;
 }

@@ -85,5 +85,5 @@ export function identityChanges(before: ServerIdentity, after: ServerIdentity): 
 }
 
 function shellQuote(s: string): string {
-  return /^[A-Za-z0-9_\-.,/:=@%+${}[\]~]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+  return /^[A-Za-z0-9_\-.,/:=@%+]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
