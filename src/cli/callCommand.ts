@@ -10,6 +10,7 @@ import type { CallOptions } from './parseArgs';
 import { printProblems } from './printProblems';
 import { createStderrLogger } from './stderrLogger';
 import { TerminalConfirmer } from './terminalConfirmer';
+import { consentPromptFor } from './terminalConsentPrompt';
 
 /** Asking needs a person at a terminal: stdin to read the answer, stderr to show the question. */
 export function canAskOnTerminal(): boolean {
@@ -37,11 +38,13 @@ export async function runCall(o: CallOptions, lifecycle: Lifecycle): Promise<num
       timeoutMs: o.timeoutMs,
       yes: o.yes,
       confirmer: chooseConfirmer(o.yes),
+      consent: consentPromptFor(workspace.dir, canAskOnTerminal()),
       logger: createStderrLogger(o.verbose),
     }),
   );
   try {
-    await host.start();
+    // Only the server the name can only mean, when that is knowable without the other servers' tools.
+    await host.start(o.name);
     printProblems(host.snapshot().problems);
     const abort = new AbortController();
     const call = host.call({ name: o.name, args: o.args, signal: abort.signal });

@@ -2,6 +2,7 @@ import * as readline from 'node:readline';
 import type { Disposable } from '../core/util/event';
 import { createHost } from './createHost';
 import { DenyingConfirmer } from './denyingConfirmer';
+import { noTerminalConsent } from './terminalConsentPrompt';
 import { ExitCode } from './exitCodes';
 import { serverStateEvent, toolsChangedEvent } from './jsonViews';
 import type { Lifecycle } from './lifecycle';
@@ -29,6 +30,7 @@ export async function runSession(o: SessionOptions, lifecycle: Lifecycle): Promi
       yes: o.yes,
       // stdin is the protocol: nobody can be asked.
       confirmer: new DenyingConfirmer('a session cannot ask (stdin is the protocol)'),
+      consent: noTerminalConsent('a session cannot ask (stdin is the protocol)'),
       logger: createStderrLogger(o.verbose),
     }),
   );

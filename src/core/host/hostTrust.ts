@@ -29,6 +29,8 @@ export interface DefinitionControl {
   lockAll(by: Actor): DefinitionReview[];
   /** Re-read the lockfile after it changed on disk. */
   reload(): void;
+  /** The servers the lockfile has an entry for. */
+  lockedServers(): string[];
 }
 
 /** The lockfile's pins and the consent gate of one host, built from its options. */
@@ -62,6 +64,7 @@ export class HostTrust {
       reject: (server, token, by) => pins.reject(server, token, by),
       lockAll: (by) => pins.lockAll(servers().names, servers().configured, by),
       reload: () => pins.reload(),
+      lockedServers: () => pins.lockedServers(),
     };
   }
 

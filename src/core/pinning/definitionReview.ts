@@ -12,6 +12,8 @@ export interface DefinitionReview {
   readonly changed: readonly { readonly tool: string; readonly fields: readonly string[] }[];
   readonly removed: readonly string[];
   readonly identityChanges: readonly string[];
+  /** Each tool that differs, as texts (description first), by name. */
+  readonly tools: readonly ToolChange[];
   /** The reviewed definitions (left side of the diff). */
   readonly before: string;
   /** The definitions the server lists now (right side). */
@@ -21,6 +23,17 @@ export interface DefinitionReview {
    * server's tools changed in the meantime (a person never approves what they did not see).
    */
   readonly token: string;
+}
+
+/** One tool of a review: its definition as reviewed and as listed now (pretty JSON, description first). */
+export interface ToolChange {
+  readonly tool: string;
+  readonly change: 'added' | 'changed' | 'removed';
+  readonly fields?: readonly string[];
+  /** The description listed now (or as reviewed, for a removed tool). */
+  readonly description?: string;
+  readonly before?: string;
+  readonly after?: string;
 }
 
 /** A definition as a reviewer reads it: description first, then title, schemas, annotations, the rest. */
@@ -66,6 +79,11 @@ export function buildReview(pins: ServerPins, identity: { before?: ServerIdentit
     changed: pins.changed.map((c) => ({ tool: c.tool, fields: c.fields })).sort((a, b) => (a.tool < b.tool ? -1 : 1)),
     removed: pins.removed.map((r) => r.definition.name),
     identityChanges: pins.identityChanges,
+    tools: [
+      ...pins.changed.map((c): ToolChange => ({ tool: c.tool, change: 'changed', fields: c.fields, before: definitionText(c.before.definition), after: definitionText(c.after) })),
+      ...pins.added.map((t): ToolChange => ({ tool: t.name, change: 'added', description: t.description, after: definitionText(t) })),
+      ...pins.removed.map((r): ToolChange => ({ tool: r.definition.name, change: 'removed', before: definitionText(r.definition) })),
+    ].sort((a, b) => (a.tool < b.tool ? -1 : a.tool > b.tool ? 1 : 0)),
     before: beforeText,
     after: afterText,
     token,

@@ -94,6 +94,11 @@ export class ToolPins {
     return this.pins.get(server)?.quarantined.get(tool);
   }
 
+  /** Names of the servers the lockfile has an entry for. */
+  lockedServers(): string[] {
+    return 'error' in this.read ? [] : Object.keys(this.read.lock.servers).sort();
+  }
+
   /** Every server's pins as of now (for a snapshot). */
   snapshot(): ReadonlyMap<string, ServerPins> {
     return new Map(this.pins);

@@ -39,7 +39,8 @@ describe('mcp-host check', function () {
     const r = await runCli(['check', '--workspace', ws, '--json']);
     assert.equal(r.code, 0, describeRun(r));
     const doc = parseJson(r);
-    assert.deepEqual(Object.keys(doc), ['role', 'servers', 'tools', 'problems']);
+    assert.deepEqual(Object.keys(doc), ['role', 'servers', 'tools', 'quarantined', 'problems']);
+    assert.deepEqual(doc.quarantined, [], 'pinning is off in this workspace');
     assert.equal(doc.role, 'reader');
     const [basic, slow] = doc.servers;
     assert.equal(basic.name, 'basic');

@@ -69,7 +69,7 @@ describe('pinning in the host', () => {
     assert.deepEqual(lock.servers.dyn.serverInfo, { name: 'dyn', version: '1.0.0' });
     const rec = host.sink.records.find((x: Any) => x.kind === 'review') as Any;
     assert.deepEqual([rec.decision, rec.server, rec.firstReview, rec.by.via, rec.added.map((a: Any) => a.tool)], ['approve', 'dyn', true, 'editor', ['alpha', 'beta']]);
-    assert.equal(host.sink.records.find((x: Any) => x.kind === 'call' && x.outcome === 'quarantined')?.name, 'dyn__alpha');
+    assert.equal((host.sink.records.find((x: Any) => x.kind === 'call' && x.outcome === 'quarantined') as Any)?.name, 'dyn__alpha');
   });
 
   it('a description changed between two starts quarantines that tool only; approving it writes the lockfile', async () => {
