@@ -22,7 +22,7 @@ const COMMON = `Common options:
 Secrets: \${secret:NAME} in the settings reads the environment variable MCP_HOST_SECRET_NAME.
 Trust: the CLI treats the workspace as trusted, but each server needs your consent before it first
 starts (and again when its command line, args, cwd or env names change): asked y/N on a terminal,
-kept per workspace in \$MCP_HOST_CONFIG_DIR (default ~/.config/mcp-host)/consent.json. Without a
+kept per workspace in consent.json of MCP_HOST_CONFIG_DIR (default ~/.config/mcp-host). Without a
 terminal a server not allowed yet does not start unless --yes is given (check, call, session, lock).
 Pinning: with mcpHost.pinning "review" (the default) or "locked", a tool whose definition differs from
 mcp-host.lock.json is quarantined: offered to no role, and a call answers "quarantined".

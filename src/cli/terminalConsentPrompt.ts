@@ -43,7 +43,7 @@ export class TerminalConsentPrompt implements ConsentPrompt {
 /** Without a terminal nobody can be asked: a server not allowed yet does not start, and the error says how to allow it. */
 export function noTerminalConsent(why: string): ConsentPrompt {
   return {
-    ask: (r) =>
+    ask: () =>
       Promise.reject(
         new Error(`this server has not been allowed to start in this workspace and ${why}; allow it once on a terminal (e.g. "mcp-host check"), or pass --yes`),
       ),

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { AuditLog, JsonlFileSink } from '../../../../src/core/audit/auditLog';
+import { AuditLog } from '../../../../src/core/audit/auditLog';
 import { hashLine, chainLine, GENESIS } from '../../../../src/core/audit/auditChain';
 import { headPath, rotatedFiles } from '../../../../src/core/audit/auditFiles';
 import type { AuditRecord } from '../../../../src/core/audit/auditRecord';
