@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { AuditView } from './vscode/auditView';
 import { registerChatParticipant } from './vscode/chatParticipant';
 import { COMMANDS, registerCommands } from './vscode/commands';
 import { HostController } from './vscode/hostController';
@@ -7,6 +8,8 @@ import { ProblemReporter } from './vscode/problemReporter';
 import { SERVERS_VIEW_ID, ServerTreeProvider } from './vscode/serverTreeProvider';
 import { RoleStatusBar } from './vscode/statusBar';
 import { ToolDefinitionProvider } from './vscode/toolDefinitionProvider';
+import { ToolReviews } from './vscode/toolReview';
+import { trustCommands } from './vscode/trustCommands';
 
 let controller: HostController | undefined;
 
@@ -40,12 +43,16 @@ export function activate(context: vscode.ExtensionContext): McpHostTestApi | und
 
   const tree = new ServerTreeProvider(host, c.onDidChange);
   const definitions = new ToolDefinitionProvider(host, c.onDidChange);
+  const reviews = new ToolReviews(host);
+  const audit = new AuditView(context.extensionUri, host, c.host.onDidRecord);
   context.subscriptions.push(
     tree,
     vscode.window.createTreeView(SERVERS_VIEW_ID, { treeDataProvider: tree, showCollapseAll: true }),
     definitions,
+    reviews,
+    audit,
     new RoleStatusBar(host, c.onDidChange),
-    registerCommands({ controller: c, logger, tree, definitions, extensionId: context.extension.id }),
+    registerCommands({ controller: c, logger, tree, definitions, extensionId: context.extension.id, more: trustCommands(c, reviews, audit) }),
     registerChatParticipant(c),
   );
 

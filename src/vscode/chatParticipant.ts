@@ -6,7 +6,7 @@ import type { HostController } from './hostController';
 import { LmModelAdapter } from './lmModelAdapter';
 import { modelErrorMessage } from './modelErrorMessage';
 import { toTurnMetadata } from './roundMetadata';
-import { SLASH_COMMANDS, parseRoleArgument, roleLabel, rolesMarkdown, serversMarkdown, toolsMarkdown } from './slashCommands';
+import { SLASH_COMMANDS, parseRoleArgument, quarantineNote, roleLabel, rolesMarkdown, serversMarkdown, toolsMarkdown } from './slashCommands';
 
 export const PARTICIPANT_ID = 'mcpHost.agent';
 const JUSTIFICATION = 'MCP Host answers @mcp requests with the MCP tools of the active role.';
@@ -113,6 +113,12 @@ class McpChatHandler {
     const notes = snapshot.servers
       .filter((s) => s.usedByRole && !s.connected)
       .map((s) => `Server \`${s.name}\` is ${s.description.replace(/[`*_]/g, '')}: its tools are missing.`);
+    const quarantined = snapshot.servers
+      .filter((s) => s.usedByRole)
+      .flatMap((s) => snapshot.tools(s.name))
+      .filter((t) => t.quarantine && snapshot.allows(t.server, t.tool.name))
+      .map((t) => ({ name: t.exposedName ?? t.tool.name, server: t.server, message: t.quarantine!.message }));
+    notes.push(...quarantineNote(quarantined));
     stream.markdown(toolsMarkdown(snapshot.role, tools, notes));
     return { metadata: { command: 'tools' } };
   }

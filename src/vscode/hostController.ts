@@ -6,11 +6,14 @@ import { parseSettings } from '../core/settings/parseSettings';
 import { SETTINGS_SECTION } from '../core/settings/settingPath';
 import { DisposableStore, Emitter, type Event } from '../core/util/event';
 import type { Logger } from '../core/util/logger';
+import { LOCKFILE_NAME } from '../core/pinning/lockfile';
 import { ModalConfirmer } from './modalConfirmer';
+import { ModalConsentPrompt, testConsentPrompt } from './modalConsentPrompt';
 import type { ProblemReporter } from './problemReporter';
 import { secretNamesIn } from './secretReferences';
 import { SecretStore } from './secretStore';
 import { readWindowSettings } from './settingsReader';
+import { WorkspaceConsentStore } from './workspaceConsentStore';
 
 /** Context key for the Servers view's welcome text. */
 export const SERVERS_SETTINGS_ERROR_CONTEXT = 'mcpHost.serverSettingsInvalid';
@@ -50,6 +53,7 @@ export class HostController implements vscode.Disposable {
       logger,
       defaultAuditPath: defaultAuditPath(context),
       trusted: vscode.workspace.isTrusted,
+      consent: { store: new WorkspaceConsentStore(context.workspaceState), prompt: testConsentPrompt(context.extensionMode) ?? new ModalConsentPrompt(), via: 'editor' },
     });
 
     const fire = () => this._onDidChange.fire();
@@ -81,6 +85,16 @@ export class HostController implements vscode.Disposable {
       }),
     );
     this.disposables.add(this.secrets.onDidChange((name) => this.restartServersUsing(name)));
+    this.watchLockfile();
+  }
+
+  /** A lockfile changed on disk (a pull, `mcp-host lock` in a terminal, an approval here) is read again. */
+  private watchLockfile(): void {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    if (!folder) return;
+    const watcher = this.disposables.add(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, LOCKFILE_NAME)));
+    const reload = () => this.host.definitions.reload();
+    for (const on of [watcher.onDidChange, watcher.onDidCreate, watcher.onDidDelete]) this.disposables.add(on(reload));
   }
 
   /** Start the role's servers in the background; returns at once. */

@@ -53,6 +53,9 @@ export const CONTEXT = {
   running: 'mcpServer.running',
   stopped: 'mcpServer.stopped',
   connected: 'mcpServer.connected',
+  /** Its tools differ from the lockfile: Review Tool Changes… applies. */
+  review: 'mcpServer.review',
   tool: 'mcpTool',
   callable: 'mcpTool.callable',
+  quarantined: 'mcpTool.quarantined',
 } as const;
