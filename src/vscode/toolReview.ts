@@ -65,6 +65,8 @@ export class ToolReviews implements vscode.TextDocumentContentProvider, vscode.D
     const locked = this.host().definitions.mode === 'locked';
     const summary = `MCP Host: ${reviewTitle(review)}. ${locked ? 'mcpHost.pinning is "locked": update mcp-host.lock.json with "mcp-host lock" and commit it.' : 'Approve writes mcp-host.lock.json.'}`;
     const choice = locked ? await vscode.window.showWarningMessage(summary) : await vscode.window.showWarningMessage(summary, APPROVE, REJECT);
+    // Decided meanwhile in the editor's title bar (or reopened): this notification is stale.
+    if (this.shown.get(server) !== review) return;
     if (choice === APPROVE) await this.decide(server, 'approve');
     else if (choice === REJECT) await this.decide(server, 'reject');
   }

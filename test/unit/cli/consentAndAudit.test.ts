@@ -7,7 +7,8 @@ import { TerminalConsentPrompt } from '../../../src/cli/terminalConsentPrompt';
 import { testConfigDir } from '../../fixtures/cliConsent';
 import { describeRun, fixtureServer, makeWorkspace, parseJson, removeTempDirs, runCli } from './cliHarness';
 
-describe('consent from the terminal', () => {
+describe('consent from the terminal', function () {
+  this.timeout(120_000);
   after(removeTempDirs);
 
   it('without a terminal a server not allowed yet does not start, and says how to allow it; --yes starts it (audited, not kept)', async () => {
@@ -55,7 +56,8 @@ describe('consent from the terminal', () => {
   });
 });
 
-describe('mcp-host audit verify and export', () => {
+describe('mcp-host audit verify and export', function () {
+  this.timeout(180_000);
   after(removeTempDirs);
 
   it('verifies the chain of the workspace audit, names an altered line, and exports filtered records as CSV and JSONL', async () => {
