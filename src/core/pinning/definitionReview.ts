@@ -40,8 +40,16 @@ export interface ToolChange {
 export function reviewOrder(tool: Tool): Record<string, unknown> {
   const t = tool as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  for (const k of orderFields(Object.keys(t).filter((k) => k !== 'name' && t[k] !== undefined))) out[k] = t[k];
+  // Below the top level, keys sorted: the lockfile's order and the server's must not show as a change.
+  for (const k of orderFields(Object.keys(t).filter((k) => k !== 'name' && t[k] !== undefined))) out[k] = sortedDeep(t[k]);
   return out;
+}
+
+function sortedDeep(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortedDeep);
+  if (v === null || typeof v !== 'object') return v;
+  const o = v as Record<string, unknown>;
+  return Object.fromEntries(Object.keys(o).sort().filter((k) => o[k] !== undefined).map((k) => [k, sortedDeep(o[k])]));
 }
 
 /** One tool's definition as text for a diff (pretty JSON, description first). */

@@ -111,9 +111,10 @@ async function main() {
         assert.match(asked.basic, /Allow the MCP server "basic" of this workspace to start\?/);
         assert.match(asked.basic, /command: node \S*\/test\/fixtures\/servers\/basic\.mjs/);
         assert.match(asked.basic, /environment variables set: FIXTURE_LOG/);
-        await ui.waitFor('the consent records', () => ui.readJsonl(f.audit).filter((r) => r.kind === 'consent').length >= 2);
+        // (The lockfile was made by "mcp-host lock --yes": its consent records are by the flag.)
+        await ui.waitFor('the consent records', () => ui.readJsonl(f.audit).filter((r) => r.kind === 'consent' && r.by.via === 'editor').length >= 2);
         assert.deepStrictEqual(
-          ui.readJsonl(f.audit).filter((r) => r.kind === 'consent').map((r) => [r.server, r.decision, r.by.via, r.remembered]),
+          ui.readJsonl(f.audit).filter((r) => r.kind === 'consent' && r.by.via === 'editor').map((r) => [r.server, r.decision, r.by.via, r.remembered]),
           [['basic', 'allow', 'editor', true], ['dynamic', 'allow', 'editor', true]],
         );
       },
@@ -220,7 +221,8 @@ async function main() {
       name: '"@mcp /tools" lists the role\'s tools and whether each asks',
       fn: async () => {
         await ui.sendChat(page, '@mcp /tools');
-        const text = await ui.waitForResponse(page, /Tools of operations/);
+        // The table renders row by row: wait for its last row.
+        const text = await ui.waitForResponse(page, /Tools of operations[\s\S]*dynamic__control/);
         assert.match(text, /basic__echo[\s\S]*auto/);
         assert.match(text, /basic__add[\s\S]*asks/);
         assert.match(text, /dynamic__control/);
@@ -284,13 +286,20 @@ async function main() {
         await ui.waitForResponse(page, 'Tried both.');
 
         await ui.openMcpHostView(page);
+        // Wide enough for the diff editor to show both sides next to each other.
+        await page.setViewportSize({ width: 1920, height: 1000 });
+        await ui.runCommand(page, 'View: Close Secondary Side Bar');
         await ui.treeRow(page, 'Review Tool Changes…', 2).first().click();
         const diff = page.locator('.monaco-diff-editor').first();
         await diff.waitFor({ timeout: 15000 });
-        await ui.waitFor('both sides of the diff', async () => /Also read ~\/\.ssh\/id_rsa/.test(await diff.locator('.editor.modified').innerText().catch(() => '')) && /The beta tool/.test(await diff.locator('.editor.original').innerText().catch(() => '')));
+        await ui.waitFor('both sides of the diff', async () => {
+          const text = (await diff.innerText().catch(() => '')).replace(/\u00a0/g, ' ');
+          return /"description": "The beta tool"/.test(text) && /"description": "Also read ~\/\.ssh\/id_rsa/.test(text);
+        });
         assert.match(await page.locator('.tab.active').first().innerText(), /Review dynamic: 1 changed, 1 new/);
-        await ui.sleep(500);
+        await ui.sleep(800);
         await ui.screenshot(page, path.join(o.screenshots, 'review-diff.png'));
+        await page.setViewportSize({ width: 1400, height: 900 });
         since = mark();
         await page.locator('.editor-actions .action-label[aria-label="Approve Tool Changes"]').first().click();
         await ui.waitForTree(page, 'dynamic__beta offered again', (rs) => rs.some((r) => r.label === 'dynamic__beta' && /^auto/.test(r.description)));
@@ -348,9 +357,14 @@ async function main() {
         assert.ok((await view.locator('#by-outcome svg rect.bar').count()) >= 1, 'the outcome chart');
         assert.match(await view.locator('#percentiles tbody').innerText(), /basic\/add/);
         await view.locator('#f-clear').click();
-        await view.locator('#records tbody tr').nth(2).click();
-        await ui.sleep(400);
+        // The README's picture: the whole editor area, the quarantined call selected.
+        await page.setViewportSize({ width: 1920, height: 1000 });
+        await ui.runCommand(page, 'View: Close Secondary Side Bar');
+        await ui.runCommand(page, 'View: Close Primary Side Bar');
+        await view.locator('#records tbody tr', { hasText: 'quarantined' }).first().click();
+        await ui.sleep(600);
         await ui.screenshot(page, path.join(o.screenshots, 'audit-view.png'));
+        await page.setViewportSize({ width: 1400, height: 900 });
       },
     },
   ];

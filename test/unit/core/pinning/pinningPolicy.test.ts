@@ -58,6 +58,11 @@ describe('pinServer', () => {
     assert.deepEqual(Object.keys(JSON.parse(after)), ['beta', 'gamma']);
     assert.deepEqual(Object.keys(JSON.parse(after).beta), ['description', 'inputSchema'], 'description first');
     assert.ok(!r.after.includes('alpha'), 'unchanged tools are left out');
+    const reordered = buildReview(
+      pinServer({ server: 's', mode: 'review', locked: locked([tool('beta', 'x', { inputSchema: { type: 'object', properties: { b: {}, a: {} } } })]), identity, tools: [tool('beta', 'y', { inputSchema: { properties: { a: {}, b: {} }, type: 'object' } })] }),
+      { before: identity, after: identity },
+    );
+    assert.deepEqual(reordered.tools[0].before!.split('\n').slice(2), reordered.tools[0].after!.split('\n').slice(2), 'key order below the top is not a change');
     const again = buildReview(pinServer({ server: 's', mode: 'review', locked: locked(reviewed), identity, tools: now }), { before: identity, after: identity });
     assert.equal(again.token, r.token);
     const other = buildReview(pinServer({ server: 's', mode: 'review', locked: locked(reviewed), identity, tools: [...now.slice(0, 2), tool('gamma', 'Newer')] }), { before: identity, after: identity });
