@@ -4,8 +4,6 @@ import type { McpHost } from '../core/host/mcpHost';
 import type { DefinitionReview } from '../core/pinning/definitionReview';
 
 export const REVIEW_SCHEME = 'mcp-host-review';
-export const APPROVE = 'Approve';
-export const REJECT = 'Reject';
 
 /** `mcp-host-review:/<server>/<side>.jsonc` */
 export function reviewUri(server: string, side: 'reviewed' | 'now'): vscode.Uri {
@@ -31,8 +29,8 @@ export function reviewTitle(r: DefinitionReview): string {
 
 /**
  * Review Tool Changes…: a server's definitions as reviewed (mcp-host.lock.json) and as listed now,
- * side by side in VS Code's diff editor, with Approve / Reject in its title bar and in a
- * notification. What is approved is exactly what was shown: an approval after the server changed
+ * side by side in VS Code's diff editor, with Approve / Reject in its title bar (and the command
+ * palette while it is open). What is approved is exactly what was shown: an approval after the server changed
  * its tools again is refused and the review reopens.
  */
 export class ToolReviews implements vscode.TextDocumentContentProvider, vscode.Disposable {
@@ -52,7 +50,7 @@ export class ToolReviews implements vscode.TextDocumentContentProvider, vscode.D
     return uri.path.endsWith('/reviewed.jsonc') ? r.before : r.after;
   }
 
-  /** Open the diff of one server's pending changes; resolves once the decision notification is answered or dismissed. */
+  /** Open the diff of one server's pending changes. */
   async open(server: string): Promise<void> {
     const review = this.host().definitions.review(server);
     if (!review) {
@@ -62,13 +60,12 @@ export class ToolReviews implements vscode.TextDocumentContentProvider, vscode.D
     this.shown.set(server, review);
     for (const side of ['reviewed', 'now'] as const) this._onDidChange.fire(reviewUri(server, side));
     await vscode.commands.executeCommand('vscode.diff', reviewUri(server, 'reviewed'), reviewUri(server, 'now'), reviewTitle(review), { preview: false });
-    const locked = this.host().definitions.mode === 'locked';
-    const summary = `MCP Host: ${reviewTitle(review)}. ${locked ? 'mcpHost.pinning is "locked": update mcp-host.lock.json with "mcp-host lock" and commit it.' : 'Approve writes mcp-host.lock.json.'}`;
-    const choice = locked ? await vscode.window.showWarningMessage(summary) : await vscode.window.showWarningMessage(summary, APPROVE, REJECT);
-    // Decided meanwhile in the editor's title bar (or reopened): this notification is stale.
-    if (this.shown.get(server) !== review) return;
-    if (choice === APPROVE) await this.decide(server, 'approve');
-    else if (choice === REJECT) await this.decide(server, 'reject');
+    // No buttons here: a notification with actions stays until answered, stale once the review is decided.
+    void vscode.window.showInformationMessage(
+      this.host().definitions.mode === 'locked'
+        ? `MCP Host: mcpHost.pinning is "locked": update mcp-host.lock.json with "mcp-host lock" and commit it.`
+        : `MCP Host: ${reviewTitle(review)}. Approve (✓) writes mcp-host.lock.json; Reject (✗) keeps it. Both are in the editor's title bar.`,
+    );
   }
 
   /** Approve or reject what the open review of `server` shows. */

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { AuditLog } from '../../../../src/core/audit/auditLog';
+import { AuditLog, JsonlFileSink } from '../../../../src/core/audit/auditLog';
 import { hashLine, chainLine, GENESIS } from '../../../../src/core/audit/auditChain';
 import { headPath, rotatedFiles } from '../../../../src/core/audit/auditFiles';
 import type { AuditRecord } from '../../../../src/core/audit/auditRecord';
@@ -131,5 +131,29 @@ describe('audit chain: verify finds any single line altered, removed or inserted
     assert.equal(p.kind, 'removed', p.message);
     assert.match(p.message!, new RegExp(`record ${removedSeq} was removed`));
     assert.equal(p.file, path.basename(all[1]));
+  });
+
+  it('two writers appending to one file (an editor and a CLI) keep one chain: each picks up where the file ends', async () => {
+    const file = env.file('audit.jsonl');
+    const a = new JsonlFileSink(file);
+    const b = new JsonlFileSink(file);
+    for (let i = 1; i <= 6; i++) await (i % 2 ? a : b).write(record(i));
+    a.dispose();
+    b.dispose();
+    assert.deepEqual(lines(file).map((l) => JSON.parse(l).seq), [1, 2, 3, 4, 5, 6]);
+    assert.ok(verifyAuditFiles([file]).ok, JSON.stringify(verifyAuditFiles([file])));
+  });
+
+  it('a file written before records were chained is moved aside; the new file names it and starts the chain', async () => {
+    const file = env.file('audit.jsonl');
+    fs.writeFileSync(file, JSON.stringify(record(1)) + '\n' + JSON.stringify(record(2)) + '\n');
+    await writeAudit(file, 2);
+    const [legacy] = rotatedFiles(file);
+    assert.ok(legacy, 'the old file was renamed');
+    const first = JSON.parse(lines(file)[0]);
+    assert.deepEqual([first.seq, first.prevFile, first.prev], [1, path.basename(legacy), hashLine(lines(legacy)[1])]);
+    const r = verifyAuditFiles([legacy, file]);
+    assert.ok(r.ok, JSON.stringify(r));
+    assert.deepEqual(r.files.map((f) => f.unchained), [true, false]);
   });
 });
