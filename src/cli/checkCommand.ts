@@ -65,5 +65,6 @@ function lockfileCheck(host: McpHost, configured: readonly string[], reviews: re
     ...(l.error !== undefined ? { error: l.error } : {}),
     drift: reviews.map(driftView),
     staleEntries: host.definitions.lockedServers().filter((s) => !configured.includes(s)),
+    inconsistentEntries: host.definitions.inconsistentEntries(),
   };
 }

@@ -22,6 +22,8 @@ export interface LockfileCheck {
   readonly drift: readonly DriftView[];
   /** Entries for servers that are not configured any more. */
   readonly staleEntries: readonly string[];
+  /** Entries ("server/tool") whose hash is not the hash of their definition (edited by hand). */
+  readonly inconsistentEntries: readonly string[];
 }
 
 /** What `check --json` prints. */
@@ -53,7 +55,7 @@ export function buildCheckReport(snapshot: HostSnapshot, settingsProblems: reado
 
 /** Whether `check --locked` found the lockfile exactly matching what the servers list. */
 export function lockfileMatches(l: LockfileCheck): boolean {
-  return l.exists && l.error === undefined && l.drift.length === 0 && l.staleEntries.length === 0;
+  return l.exists && l.error === undefined && l.drift.length === 0 && l.staleEntries.length === 0 && l.inconsistentEntries.length === 0;
 }
 
 /** A check passes when every started server connected and there is no error problem (and, with --locked, no drift). */

@@ -48,6 +48,7 @@ export function formatCheckReport(report: CheckReport, workspaceDir: string, rev
     else out.push(`Lockfile: ${l.path} differs from what the servers list:`);
     for (const r of reviews) out.push(...formatReview(r).map((line) => `  ${line}`));
     for (const s of l.staleEntries) out.push(`  server "${s}" has an entry but is not configured any more`);
+    for (const t of l.inconsistentEntries) out.push(`  the entry of ${t} does not match its own hash (edited by hand?); run "mcp-host lock"`);
     out.push('');
   }
 

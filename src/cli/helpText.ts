@@ -82,7 +82,7 @@ reason; JSON: "quarantined": [{ "server", "tool", "reason", "message" }].
              server no longer configured, a server started differently) fails the check; the
              differences are printed as a diff. JSON: "lockfile": { "path", "exists", "error"?,
              "drift": [{ "server", "firstReview", "added", "changed", "removed", "identityChanges" }],
-             "staleEntries" }.
+             "staleEntries", "inconsistentEntries" }.
   --yes, -y  Servers not allowed yet start without asking (audited as consent by the flag).
 
 Exit: 0 when every started server connected and there is no error problem (and, with --locked,

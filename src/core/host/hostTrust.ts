@@ -31,6 +31,8 @@ export interface DefinitionControl {
   reload(): void;
   /** The servers the lockfile has an entry for. */
   lockedServers(): string[];
+  /** Entries whose hash is not the hash of their definition ("server/tool"; `check --locked`). */
+  inconsistentEntries(): string[];
 }
 
 /** The lockfile's pins and the consent gate of one host, built from its options. */
@@ -65,6 +67,7 @@ export class HostTrust {
       lockAll: (by) => pins.lockAll(servers().names, servers().configured, by),
       reload: () => pins.reload(),
       lockedServers: () => pins.lockedServers(),
+      inconsistentEntries: () => pins.inconsistentEntries(),
     };
   }
 

@@ -5,7 +5,7 @@ import { sameDefinition } from '../tools/toolListDiff';
 import type { LockedServer, LockedTool } from './lockfile';
 import { identityChanges, type ServerIdentity } from './serverIdentity';
 
-export type QuarantineReason = 'unreviewedServer' | 'newTool' | 'changed' | 'identityChanged' | 'lockfileUnusable' | 'inconsistentEntry';
+export type QuarantineReason = 'unreviewedServer' | 'newTool' | 'changed' | 'identityChanged' | 'lockfileUnusable';
 
 /** Why a tool is not offered to any role: its definition is not the reviewed one. */
 export interface Quarantine {
@@ -52,7 +52,11 @@ export interface PinInput {
 
 const consistent = new WeakMap<LockedTool, boolean>();
 
-/** Whether a lockfile entry's hash is the hash of its definition (a hand edit of one but not the other is not trusted). */
+/**
+ * Whether a lockfile entry's hash is the hash of its definition. The definition is what is pinned
+ * (and compared at run time); a hash edited by hand without its definition, or the other way round,
+ * is reported by `mcp-host check --locked`, not by every start (hashing 20,000 entries costs).
+ */
 export function isConsistent(entry: LockedTool): boolean {
   let ok = consistent.get(entry);
   if (ok === undefined) {
@@ -112,8 +116,6 @@ export function pinServer(input: PinInput): ServerPins {
       const fields = changedFields(entry.definition, tool);
       changed.push({ tool: tool.name, fields, before: entry, after: tool });
       q ??= { reason: 'changed', message: `the definition of tool "${tool.name}" changed since it was reviewed (${fields.join(', ')})`, fields };
-    } else if (!isConsistent(entry)) {
-      q ??= { reason: 'inconsistentEntry', message: `the lockfile entry of tool "${tool.name}" does not match its own hash (edited by hand?)` };
     }
     if (q && mode !== 'off') quarantined.set(tool.name, q);
   }

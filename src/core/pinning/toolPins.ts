@@ -8,7 +8,7 @@ import type { Logger } from '../util/logger';
 import { buildReview, type DefinitionReview } from './definitionReview';
 import { withServer, type LockedServer, type LockedTool } from './lockfile';
 import type { LockfileRead, LockfileStore } from './lockfileStore';
-import { hasDrift, pinServer, type Quarantine, type ServerPins } from './pinningPolicy';
+import { hasDrift, isConsistent, pinServer, type Quarantine, type ServerPins } from './pinningPolicy';
 import { serverIdentity, type ServerIdentity } from './serverIdentity';
 
 export class ReviewError extends Error {}
@@ -92,6 +92,16 @@ export class ToolPins {
 
   quarantine(server: string, tool: string): Quarantine | undefined {
     return this.pins.get(server)?.quarantined.get(tool);
+  }
+
+  /** Lockfile entries whose hash is not the hash of their definition ("server/tool"). */
+  inconsistentEntries(): string[] {
+    if ('error' in this.read) return [];
+    const out: string[] = [];
+    for (const [server, entry] of Object.entries(this.read.lock.servers)) {
+      for (const [tool, t] of Object.entries(entry.tools)) if (!isConsistent(t)) out.push(`${server}/${tool}`);
+    }
+    return out;
   }
 
   /** Names of the servers the lockfile has an entry for. */

@@ -336,6 +336,10 @@ async function main() {
     {
       name: '"MCP Host: Show Audit Log" shows the records with filters, one record\'s arguments and result, and charts',
       fn: async () => {
+        // The README's picture shows the whole editor area (commands first: the webview takes the keyboard focus).
+        await page.setViewportSize({ width: 1920, height: 1000 });
+        await ui.runCommand(page, 'View: Close Secondary Side Bar');
+        await ui.runCommand(page, 'View: Close Primary Side Bar');
         await ui.runCommand(page, 'MCP Host: Show Audit Log');
         const view = ui.webviewFrame(page, 'MCP Host: Audit Log');
         await view.locator('#records tbody tr').first().waitFor({ timeout: 20000 });
@@ -357,10 +361,6 @@ async function main() {
         assert.ok((await view.locator('#by-outcome svg rect.bar').count()) >= 1, 'the outcome chart');
         assert.match(await view.locator('#percentiles tbody').innerText(), /basic\/add/);
         await view.locator('#f-clear').click();
-        // The README's picture: the whole editor area, the quarantined call selected.
-        await page.setViewportSize({ width: 1920, height: 1000 });
-        await ui.runCommand(page, 'View: Close Secondary Side Bar');
-        await ui.runCommand(page, 'View: Close Primary Side Bar');
         await view.locator('#records tbody tr', { hasText: 'quarantined' }).first().click();
         await ui.sleep(600);
         await ui.screenshot(page, path.join(o.screenshots, 'audit-view.png'));

@@ -102,6 +102,12 @@ describe('mcp-host lock, check --locked and quarantine', function () {
     assert.match(r.stdout, /server "old" has an entry but is not configured any more/);
     assert.equal((await runCli(['lock', '--workspace', ws])).code, 0, 'lock drops it');
     assert.deepEqual(Object.keys(JSON.parse(fs.readFileSync(file, 'utf8')).servers), ['dyn']);
+    const edited = JSON.parse(fs.readFileSync(file, 'utf8'));
+    edited.servers.dyn.tools.alpha.hash = '0'.repeat(64);
+    fs.writeFileSync(file, JSON.stringify(edited));
+    r = await runCli(['check', '--workspace', ws, '--locked']);
+    assert.equal(r.code, 1, describeRun(r));
+    assert.match(r.stdout, /the entry of dyn\/alpha does not match its own hash/);
     fs.writeFileSync(file, '{ not json');
     r = await runCli(['check', '--workspace', ws, '--locked']);
     assert.equal(r.code, 1, describeRun(r));

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { buildReview } from '../../../../src/core/pinning/definitionReview';
 import type { LockedServer } from '../../../../src/core/pinning/lockfile';
-import { hasDrift, pinServer } from '../../../../src/core/pinning/pinningPolicy';
+import { hasDrift, isConsistent, pinServer } from '../../../../src/core/pinning/pinningPolicy';
 import type { ServerIdentity } from '../../../../src/core/pinning/serverIdentity';
 import { definitionHash } from '../../../../src/core/tools/definitionHash';
 
@@ -40,12 +40,13 @@ describe('pinServer', () => {
     assert.equal(pinServer({ server: 's', mode: 'review', lockError: 'bad', tools: now }).quarantined.get('alpha')!.reason, 'lockfileUnusable');
   });
 
-  it('key order never matters; an entry whose hash does not match its definition is not trusted', () => {
+  it('key order never matters; the definition is what is pinned, its hash is checked by check --locked', () => {
     const shuffled = { inputSchema: { type: 'object' }, description: 'The alpha tool', name: 'alpha' } as Tool;
     assert.equal(pinServer({ server: 's', mode: 'review', locked: locked(reviewed), identity, tools: [shuffled] }).quarantined.size, 0);
     const l = locked(reviewed);
     const tampered: LockedServer = { ...l, tools: { ...l.tools, alpha: { ...l.tools.alpha, hash: definitionHash(tool('alpha', 'x')) } } };
-    assert.equal(pinServer({ server: 's', mode: 'review', locked: tampered, identity, tools: [reviewed[0]] }).quarantined.get('alpha')!.reason, 'inconsistentEntry');
+    assert.equal(isConsistent(tampered.tools.alpha), false);
+    assert.equal(isConsistent(l.tools.alpha), true);
   });
 
   it('the review shows old and new definitions, description first, and only what differs', () => {
