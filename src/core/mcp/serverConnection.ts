@@ -44,7 +44,6 @@ export class ServerConnection {
   private _secretValues: readonly string[] = [];
   private readonly stderr: StderrTail;
   private startPromise?: Promise<void>;
-  /** The first discovery of this start stops after the page listing this tool (a one-shot call). */
   private listUntil?: string;
 
   constructor(private readonly options: ServerConnectionOptions) {
@@ -77,10 +76,7 @@ export class ServerConnection {
     return this.transport?.kind;
   }
 
-  /**
-   * Start (or restart) the server; resolves once it is connected or has failed. Never rejects.
-   * `listUntil`: list tools only up to the page naming that tool (refreshes later list them all).
-   */
+  /** Start (or restart); resolves once connected or failed, never rejects. `listUntil`: first listing stops at the page naming it. */
   start(options: { listUntil?: string } = {}): Promise<void> {
     if (this.closed) return Promise.resolve();
     if (!this.options.settings.enabled) {
@@ -245,9 +241,9 @@ export class ServerConnection {
     const client = this.client;
     if (!client) return;
     // A server without the tools capability is never sent tools/list.
-    const stopAfter = this.listUntil;
+    const [stopAfter, timeoutMs] = [this.listUntil, this.options.settings.connectTimeoutMs];
     this.listUntil = undefined;
-    const tools = client.getServerCapabilities()?.tools ? await listAllTools(client, { timeoutMs: this.options.settings.connectTimeoutMs, stopAfter }) : [];
+    const tools = client.getServerCapabilities()?.tools ? await listAllTools(client, { timeoutMs, stopAfter }) : [];
     if (gen !== this.generation) return;
     this._tools = tools;
     this._onDidChangeTools.fire(tools);
