@@ -37,7 +37,7 @@ export class ToolPins {
   private readonly _onDidChange = new Emitter<void>();
   /** Quarantines, pending reviews or the lockfile changed. */
   readonly onDidChange = this._onDidChange.event;
-  private read: LockfileRead;
+  private _read?: LockfileRead;
   private readonly live = new Map<string, Live>();
   private readonly pins = new Map<string, ServerPins>();
 
@@ -45,8 +45,21 @@ export class ToolPins {
     private mode: PinningMode,
     private readonly o: ToolPinsOptions,
   ) {
-    this.read = o.store.read();
-    if ('error' in this.read) o.logger.error(`pinning: ${this.read.error}; every tool is quarantined until it is fixed`);
+    // Read on first use, or right after the servers were spawned: a large lockfile (15 MB for
+    // 20,000 tools) is then parsed while the servers start instead of before (one-shot `call`).
+    if (mode !== 'off') setImmediate(() => void this.read).unref();
+  }
+
+  private get read(): LockfileRead {
+    if (!this._read) {
+      this._read = this.o.store.read();
+      if ('error' in this._read) this.o.logger.error(`pinning: ${this._read.error}; every tool is quarantined until it is fixed`);
+    }
+    return this._read;
+  }
+
+  private set read(r: LockfileRead) {
+    this._read = r;
   }
 
   get pinningMode(): PinningMode {
