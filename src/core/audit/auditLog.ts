@@ -9,6 +9,8 @@ import type { AuditRecord } from './auditRecord';
 
 /** How long after a record its file's head is written (records in between share one head write). */
 const HEAD_DELAY_MS = 200;
+/** How often the file's size is compared with what this sink wrote (another writer appended). */
+const RESYNC_MS = 2;
 
 /** Where audit records go. */
 export interface AuditSink {
@@ -22,7 +24,8 @@ export interface AuditSink {
  * (O_APPEND: every write lands whole at the end, lines never interleave) and each line is written
  * synchronously, in one write: a ~300-byte write to the page cache costs microseconds, where
  * `appendFile` per record cost ~100 µs per call (npm run bench). The hash is kept from write to
- * write; when the file grew under us (another host appending to it) the tail is read again first.
+ * write; when the file grew under us (another host appending to it; checked every few ms) the tail
+ * is read again first.
  * Past `maxBytes` the file is renamed with a timestamp and a new one continues the chain. The head
  * (`<file>.head`: the last seq and hash) is written a moment after the last record and on dispose,
  * so removing the last line is noticed too. The path is re-checked now and then, so a rotated or
@@ -39,6 +42,7 @@ export class JsonlFileSink implements AuditSink {
   private headTimer?: NodeJS.Timeout;
   /** The file's last line is not a chained record. */
   private unchained = false;
+  private syncedAt = -Infinity;
 
   constructor(
     readonly path: string,
@@ -49,19 +53,30 @@ export class JsonlFileSink implements AuditSink {
   async write(record: AuditRecord): Promise<void> {
     const json = JSON.stringify(record);
     let fd = this.open();
-    if (fstatSync(fd).size !== this.size) this.resync(fd);
-    let line = chainLine(json, { seq: this.seq, prev: this.prev, ...(this.prevFile !== undefined && this.size === 0 ? { prevFile: this.prevFile } : {}) });
-    if (this.size > 0 && this.size + Buffer.byteLength(line) + 1 > this.maxBytes) {
-      fd = this.rotate();
-      line = chainLine(json, { seq: this.seq, prev: this.prev, prevFile: this.prevFile });
+    // Another host appending to this file (the editor and a CLI call): pick up where the file ends.
+    // Checked at most every RESYNC_MS, not per record: an fstat per record doubled the sink's cost.
+    const now = performance.now();
+    if (now - this.syncedAt >= RESYNC_MS) {
+      this.syncedAt = now;
+      if (fstatSync(fd).size !== this.size) this.resync(fd);
     }
-    const buf = Buffer.from(line + '\n', 'utf8');
+    let buf = this.line(json, this.size === 0);
+    if (this.size > 0 && this.size + buf.length > this.maxBytes) {
+      fd = this.rotate();
+      buf = this.line(json, true);
+    }
     let offset = 0;
     while (offset < buf.length) offset += writeSync(fd, buf, offset, buf.length - offset);
     this.size += buf.length;
-    this.prev = hashLine(line);
+    this.prev = hashLine(buf.subarray(0, buf.length - 1));
     this.seq++;
     this.headTimer ??= setTimeout(() => this.writeHead(), HEAD_DELAY_MS).unref();
+  }
+
+  /** The record's line, chained to the line before, encoded once. */
+  private line(json: string, first: boolean): Buffer {
+    const prevFile = first && this.prevFile !== undefined ? { prevFile: this.prevFile } : {};
+    return Buffer.from(chainLine(json, { seq: this.seq, prev: this.prev, ...prevFile }) + '\n', 'utf8');
   }
 
   dispose(): void {
