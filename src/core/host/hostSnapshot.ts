@@ -1,4 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ConsentState } from '../consent/serverConsent';
+import { hasDrift, type Quarantine, type ServerPins } from '../pinning/pinningPolicy';
 import { ConnectionState, type ServerInfo } from '../mcp/connectionState';
 import type { ServerConnection } from '../mcp/serverConnection';
 import type { TransportKind } from '../mcp/serverTransport';
@@ -25,6 +27,8 @@ export type { ExposedTool } from '../tools/exposedTool';
 export type { ToolsChangedEvent } from '../tools/toolRegistry';
 export type { ChangedTool } from '../tools/toolListDiff';
 export type { PromptView, ResourceTemplateView, ResourceView } from './catalogViews';
+export type { Quarantine } from '../pinning/pinningPolicy';
+export type { ConsentState } from '../consent/serverConsent';
 
 /** One configured server as every view shows it. */
 export interface ServerView {
@@ -63,6 +67,12 @@ export interface ServerView {
   readonly sessionId?: string;
   /** Tool-list changes, newest first. */
   readonly history: readonly ToolsChangedEvent[];
+  /** Waiting for a person to allow its start, or refused at its last start. */
+  readonly consent?: ConsentState;
+  /** Of its listed tools, those quarantined (not offered to any role) until a review. */
+  readonly quarantinedCount: number;
+  /** Its tools differ from the lockfile (new, changed or removed): Review Tool Changes applies. */
+  readonly pendingReview: boolean;
 }
 
 /** One tool a server lists, with what the host made of it. */
@@ -79,6 +89,8 @@ export interface ToolView {
   readonly definitionHash?: string;
   /** Why it is not loaded under a name of its own. */
   readonly problem?: NamingProblem;
+  /** Why it is not offered to any role: its definition is not the reviewed one (mcpHost.pinning). */
+  readonly quarantine?: Quarantine;
 }
 
 /** What the snapshot keeps of one connection: values of the moment, never the live object. */
@@ -117,6 +129,10 @@ export interface SnapshotSources {
   /** Immutable: the registry replaces its arrays on every change. */
   readonly entries: readonly RegistryEntry[];
   readonly problems: readonly NamingProblem[];
+  /** Each server's tools held against the lockfile (servers holding tools). */
+  readonly pins?: ReadonlyMap<string, ServerPins>;
+  /** Servers waiting for consent or refused. */
+  readonly consent?: ReadonlyMap<string, ConsentState>;
 }
 
 /**
@@ -145,6 +161,7 @@ export class HostSnapshot {
     const out: ExposedTool[] = [];
     for (const entry of this.src.entries) {
       if (!holding.has(entry.server) || !this.src.policies.allows(entry.server, entry.tool.name)) continue;
+      if (this.quarantine(entry.server, entry.tool.name)) continue;
       out.push({ entry, rule: this.src.policies.rule(entry.server, entry.tool.name) });
     }
     return (this._exposed = out);
@@ -182,6 +199,9 @@ export class HostSnapshot {
         ...(c.transportKind && ConnectionState.isConnected(s) ? { transport: c.transportKind } : {}),
         ...(c.sessionId && ConnectionState.isConnected(s) ? { sessionId: c.sessionId } : {}),
         history: c.history,
+        ...(this.src.consent?.get(c.name) ? { consent: this.src.consent.get(c.name) } : {}),
+        quarantinedCount: ConnectionState.hasTools(s) ? (this.src.pins?.get(c.name)?.quarantined.size ?? 0) : 0,
+        pendingReview: ConnectionState.hasTools(s) && !!this.src.pins?.get(c.name) && hasDrift(this.src.pins.get(c.name)!),
       };
     }));
   }
@@ -264,16 +284,23 @@ export class HostSnapshot {
     return c && ConnectionState.isConnected(c.state) ? c : undefined;
   }
 
+  /** Why a listed tool is not offered to any role, if it is quarantined. */
+  quarantine(server: string, tool: string): Quarantine | undefined {
+    return this.src.pins?.get(server)?.quarantined.get(tool);
+  }
+
   private view(server: string, listed: Tool): ToolView {
     const entry = this.entry(server, listed.name);
     const p = this.src.policies;
     const visible = p.allows(server, listed.name);
+    const quarantine = this.quarantine(server, listed.name);
+    const q = quarantine ? { quarantine } : {};
     if (!entry) {
       const problem = this.src.problems.find((x) => x.server === server && x.tool === listed.name);
-      return { server, tool: listed, visible: false, rule: 'ask', ...(problem ? { problem } : {}) };
+      return { server, tool: listed, visible: false, rule: 'ask', ...(problem ? { problem } : {}), ...q };
     }
     const ruled = p.argumentRules.covers(server, listed.name) ? { argumentRules: true } : {};
-    return { server, tool: entry.tool, exposedName: entry.name, visible, rule: p.rule(server, listed.name), ...ruled, definitionHash: entry.definitionHash };
+    return { server, tool: entry.tool, exposedName: entry.name, visible, rule: p.rule(server, listed.name), ...ruled, definitionHash: entry.definitionHash, ...q };
   }
 
   private entry(server: string, tool: string): RegistryEntry | undefined {

@@ -49,6 +49,7 @@ export class ServerConnection {
   private startPromise?: Promise<void>;
   /** Resources, templates, prompts and the log level of the connected client. */
   readonly catalogs: ServerCatalogs;
+  private listUntil?: string;
 
   constructor(private readonly options: ServerConnectionOptions) {
     this.name = options.settings.name;
@@ -85,14 +86,15 @@ export class ServerConnection {
     return this.transport?.transport.sessionId;
   }
 
-  /** Start (or restart) the server; resolves once it is connected or has failed. Never rejects. */
-  start(): Promise<void> {
+  /** Start (or restart); resolves once connected or failed, never rejects. `listUntil`: first listing stops at the page naming it. */
+  start(options: { listUntil?: string } = {}): Promise<void> {
     if (this.closed) return Promise.resolve();
     if (!this.options.settings.enabled) {
       this.setState(ConnectionState.disabled);
       return Promise.resolve();
     }
     this.restarts.reset();
+    this.listUntil = options.listUntil;
     this.startPromise = this.connect(1, false);
     return this.startPromise;
   }
@@ -262,7 +264,9 @@ export class ServerConnection {
     const client = this.client;
     if (!client) return;
     // A server without the tools capability is never sent tools/list.
-    const tools = client.getServerCapabilities()?.tools ? await listAllTools(client, { timeoutMs: this.options.settings.connectTimeoutMs }) : [];
+    const [stopAfter, timeoutMs] = [this.listUntil, this.options.settings.connectTimeoutMs];
+    this.listUntil = undefined;
+    const tools = client.getServerCapabilities()?.tools ? await listAllTools(client, { timeoutMs, stopAfter }) : [];
     if (gen !== this.generation) return;
     this._tools = tools;
     this._onDidChangeTools.fire(tools);

@@ -21,13 +21,15 @@ function options(argv: string[]): Record<string, unknown> {
 
 describe('cli parseArgs', () => {
   it('parses check with defaults and flags', () => {
-    assert.deepEqual(parseArgs(['check']), { command: 'check', options: { workspace: undefined, role: undefined, verbose: false, json: false, login: false } });
-    assert.deepEqual(options(['check', '--workspace', 'ws', '--role=support', '--json', '--verbose', '--login']), {
+    assert.deepEqual(parseArgs(['check']), { command: 'check', options: { workspace: undefined, role: undefined, verbose: false, json: false, login: false, yes: false, locked: false } });
+    assert.deepEqual(options(['check', '--workspace', 'ws', '--role=support', '--json', '--verbose', '--login', '--locked', '-y']), {
       workspace: 'ws',
       role: 'support',
       verbose: true,
       json: true,
       login: true,
+      yes: true,
+      locked: true,
     });
     assert.equal(options(['check', '--role', ''])['role'], '', '--role "" is no role');
   });
@@ -76,6 +78,23 @@ describe('cli parseArgs', () => {
     assert.match(helpText(), /mcp-host login NAME/);
   });
 
+  it('parses lock and the audit commands', () => {
+    assert.deepEqual(parseArgs(['lock', '-y', '--role', '']), { command: 'lock', options: { workspace: undefined, role: '', verbose: false, yes: true } });
+    assert.deepEqual(parseArgs(['audit', 'verify', 'a.jsonl', '--json']), { command: 'audit verify', options: { workspace: undefined, json: true, files: ['a.jsonl'] } });
+    const exported = parseArgs(['audit', 'export', '--since', '2026-01-31', '--server', 'basic', '--outcome', 'denied', '--format', 'csv']);
+    assert.deepEqual(exported, {
+      command: 'audit export',
+      options: { workspace: undefined, since: new Date('2026-01-31'), server: 'basic', outcome: 'denied', format: 'csv', files: [] },
+    });
+    assert.equal(options(['audit', 'export'])['format'], 'jsonl');
+    usage(['audit', 'export', '--since', 'yesterday'], /--since expects a date like 2026-01-31/, 'audit export');
+    usage(['audit', 'export', '--format', 'xml'], /--format expects one of jsonl, csv, got "xml"/, 'audit export');
+    usage(['lock', 'x'], /unexpected argument "x"/, 'lock');
+    assert.match(helpText('lock'), /mcp-host\.lock\.json/);
+    assert.match(helpText('audit verify'), /altered, removed or inserted/);
+    assert.match(helpText('check'), /--locked/);
+  });
+
   it('help and version', () => {
     assert.deepEqual(parseArgs(['--help']), { command: 'help' });
     assert.deepEqual(parseArgs(['-h']), { command: 'help' });
@@ -90,12 +109,12 @@ describe('cli parseArgs', () => {
 
   it('rejects bad usage with a clear message', () => {
     usage([], /no command given/);
-    usage(['chek'], /unknown command "chek"; commands: check, call, session/);
+    usage(['chek'], /unknown command "chek"; commands: check, call, session, lock, audit verify, audit export/);
     usage(['help', 'chek'], /unknown command "chek"/);
     usage(['--json'], /expected a command before "--json"/);
     usage(['check', '--bogus'], /unknown option "--bogus" for "check"$/, 'check');
-    usage(['check', '--yes'], /unknown option "--yes" for "check" \(it is an option of: call, session\)/, 'check');
-    usage(['check', '-y'], /unknown option "-y" for "check" \(it is an option of: call, session\)/, 'check');
+    usage(['check', '--audit', 'x'], /unknown option "--audit" for "check" \(it is an option of: call, session\)/, 'check');
+    usage(['session', '--locked'], /unknown option "--locked" for "session" \(it is an option of: check\)/, 'session');
     usage(['check', '-x'], /unknown option "-x" for "check"$/, 'check');
     usage(['check', '--role'], /--role needs a value/, 'check');
     usage(['check', '--role', '--json'], /--role needs a value/, 'check');
@@ -116,7 +135,7 @@ describe('cli parseArgs', () => {
     usage(['call', 'a', '--timeout', '1.5'], /--timeout expects a positive whole number/, 'call');
     usage(['call', 'a', '--timeout', '-5'], /--timeout expects a positive whole number of milliseconds, got "-5"/, 'call');
     usage(['call', 'a', '--audit='], /--audit needs a non-empty value/, 'call');
-    usage(['session', '--json'], /unknown option "--json" for "session" \(it is an option of: check, call\)/, 'session');
+    usage(['session', '--json'], /unknown option "--json" for "session" \(it is an option of: check, call, audit verify\)/, 'session');
     usage(['--version', 'x'], /--version takes no other arguments/);
   });
 

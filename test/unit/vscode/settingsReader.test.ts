@@ -19,6 +19,8 @@ function config(values: Record<string, unknown>): ConfigurationLike & { asked: s
     'audit.path': '',
     elicitation: { servers: ['*'] },
     sampling: { servers: [] },
+    'audit.maxBytes': 10 * 1024 * 1024,
+    pinning: 'review',
   };
   const merged = { ...defaults, ...values };
   const asked: string[] = [];
@@ -48,6 +50,8 @@ describe('settings reader', () => {
       maxResultChars: 50000,
       elicitation: { servers: ['*'] },
       sampling: { servers: [] },
+      'audit.maxBytes': 10 * 1024 * 1024,
+      pinning: 'review',
     });
     const { settings, problems } = parseSettings(raw);
     assert.deepEqual(problems, []);

@@ -44,6 +44,8 @@ describe('parseSettings', () => {
         timeoutMs: 20000,
         maxToolRounds: 10,
         maxResultChars: 50000,
+        auditMaxBytes: 10 * 1024 * 1024,
+        pinning: 'review',
       });
       assert.ok(!('activeRole' in settings));
       assert.ok(!('auditPath' in settings));
