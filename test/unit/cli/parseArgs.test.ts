@@ -1,7 +1,8 @@
 /** Argument parsing of `mcp-host`, in-process. */
 import * as assert from 'node:assert/strict';
 import { UsageError } from '../../../src/cli/exitCodes';
-import { helpText, usageHint } from '../../../src/cli/helpText';
+import { helpText } from '../../../src/cli/helpText';
+import { usageHint } from '../../../src/cli/usage';
 import { parseArgs, type ParsedCommand } from '../../../src/cli/parseArgs';
 import { parseCommandLine, type CommandTable } from '../../../src/cli/parseCommandLine';
 
@@ -72,7 +73,7 @@ describe('cli parseArgs', () => {
     assert.deepEqual(options(['logout', 'tracker', '--audit', 'a.jsonl']), { workspace: undefined, verbose: false, audit: 'a.jsonl', server: 'tracker' });
     usage(['login'], /missing the server NAME to sign in to/, 'login');
     usage(['logout', 'a', 'b'], /expected one server NAME, got 2/, 'logout');
-    usage(['login', 'x', '--role', 'r'], /unknown option "--role" for "login" \(it is an option of: check, call, session\)/, 'login');
+    usage(['login', 'x', '--role', 'r'], /unknown option "--role" for "login" \(it is an option of: check, call, session, lock\)/, 'login');
     usage(['logout', 'x', '--login'], /unknown option "--login" for "logout" \(it is an option of: check, call, session\)/, 'logout');
     assert.match(helpText('login'), /\$BROWSER URL/);
     assert.match(helpText(), /mcp-host login NAME/);
@@ -109,11 +110,11 @@ describe('cli parseArgs', () => {
 
   it('rejects bad usage with a clear message', () => {
     usage([], /no command given/);
-    usage(['chek'], /unknown command "chek"; commands: check, call, session, lock, audit verify, audit export/);
+    usage(['chek'], /unknown command "chek"; commands: check, call, session, login, logout, lock, audit verify, audit export/);
     usage(['help', 'chek'], /unknown command "chek"/);
     usage(['--json'], /expected a command before "--json"/);
     usage(['check', '--bogus'], /unknown option "--bogus" for "check"$/, 'check');
-    usage(['check', '--audit', 'x'], /unknown option "--audit" for "check" \(it is an option of: call, session\)/, 'check');
+    usage(['check', '--audit', 'x'], /unknown option "--audit" for "check" \(it is an option of: call, session, login, logout\)/, 'check');
     usage(['session', '--locked'], /unknown option "--locked" for "session" \(it is an option of: check\)/, 'session');
     usage(['check', '-x'], /unknown option "-x" for "check"$/, 'check');
     usage(['check', '--role'], /--role needs a value/, 'check');
