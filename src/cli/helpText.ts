@@ -1,16 +1,6 @@
+import { AUDIT_EXPORT, AUDIT_VERIFY } from './auditHelp';
 import type { CommandName } from './parseArgs';
-
-/** One-line synopsis of each command, shown after a usage error. */
-export const USAGE: Record<CommandName, string> = {
-  check: 'mcp-host check [--workspace DIR] [--role NAME] [--locked] [--yes] [--json] [--login] [--verbose]',
-  call: 'mcp-host call NAME [--args JSON] [--workspace DIR] [--role NAME] [--yes] [--audit FILE] [--timeout MS] [--json] [--login] [--verbose]',
-  session: 'mcp-host session [--workspace DIR] [--role NAME] [--yes] [--audit FILE] [--timeout MS] [--login] [--verbose]',
-  login: 'mcp-host login NAME [--workspace DIR] [--audit FILE] [--verbose]',
-  logout: 'mcp-host logout NAME [--workspace DIR] [--audit FILE] [--verbose]',
-  lock: 'mcp-host lock [--workspace DIR] [--role NAME] [--yes] [--verbose]',
-  'audit verify': 'mcp-host audit verify [FILE…] [--workspace DIR] [--json]',
-  'audit export': 'mcp-host audit export [FILE…] [--workspace DIR] [--since DATE] [--server NAME] [--outcome OUTCOME] [--format jsonl|csv]',
-};
+import { USAGE } from './usage';
 
 const SIGN_IN = `Sign-in (remote servers with OAuth): tokens live in MCP_HOST_CREDENTIALS_FILE, default
 $XDG_CONFIG_HOME/mcp-host/credentials.json or ~/.config/mcp-host/credentials.json (mode 0600).
@@ -262,28 +252,6 @@ Exit: 0 when every server started and the lockfile is written or up to date, 1 o
 
 ${COMMON}`;
 
-const AUDIT_VERIFY = `Usage: ${USAGE['audit verify']}
-
-Checks the hash chain of audit files: every record carries "seq" and "prev" (the sha256 of the line
-before it); the first record of a rotated-into file names the file before it ("prevFile") and links to
-its last line; the head file (<file>.head) anchors the last record. Names the first line that was
-altered, removed or inserted. Without FILEs: the workspace's mcpHost.audit.path and its rotated files
-(<name>.<timestamp>.jsonl), oldest first.
-
-  --json   { "ok", "files": [{ "file", "records", "firstSeq", "lastSeq", "unchained", "anchored",
-                               "problems": [{ "file", "line", "kind", "message" }] }] }
-
-Exit: 0 when every chain is intact, 1 otherwise.`;
-
-const AUDIT_EXPORT = `Usage: ${USAGE['audit export']}
-
-Prints the records of the audit files (default: the workspace's, rotated ones first) on stdout.
-
-  --since DATE        Records at or after DATE (e.g. 2026-01-31 or 2026-01-31T12:00:00Z).
-  --server NAME       Records of this server.
-  --outcome OUTCOME   Call records with this outcome (ok, denied, quarantined, ...).
-  --format jsonl|csv  JSON lines as written (default), or CSV with a header row.`;
-
 export function helpText(topic?: CommandName): string {
   switch (topic) {
     case 'check':
@@ -305,10 +273,4 @@ export function helpText(topic?: CommandName): string {
     default:
       return GENERAL;
   }
-}
-
-/** What follows a usage error on stderr. */
-export function usageHint(command?: CommandName): string {
-  if (command) return `usage: ${USAGE[command]}\nRun "mcp-host ${command} --help" for details.`;
-  return `usage: mcp-host <check|call|session|login|logout|lock|audit verify|audit export> [options]\nRun "mcp-host --help" for details.`;
 }

@@ -4,7 +4,6 @@ import { hostAuditPath } from '../audit/resolveAuditPath';
 import { ToolRouter, type ToolCallRequest, type ToolCallResult } from '../calls/toolRouter';
 import type { ServerControl, ServerFleet, ServerStateEvent } from '../mcp/serverFleet';
 import { ActivePolicies } from '../policy/activePolicies';
-import { ServerRequests } from '../requests/serverRequests';
 import type { HostSettings } from '../settings/hostSettings';
 import { recordToolListChange } from '../tools/toolListLog';
 import { ToolRegistry, type ToolsChangedEvent } from '../tools/toolRegistry';
@@ -12,7 +11,7 @@ import { DisposableStore, Emitter, type Event } from '../util/event';
 import { nullLogger } from '../util/logger';
 import { createFleet } from './createFleet';
 import { HostCatalog } from './hostCatalog';
-import { createHostSignIn, createRemoteAuth, type SignInControl } from './hostAuth';
+import type { SignInControl } from './hostAuth';
 import { connectionFacts, HostSnapshot } from './hostSnapshot';
 import { HostTrust, type DefinitionControl } from './hostTrust';
 import { oneShotTarget } from './oneShotTarget';
@@ -21,10 +20,7 @@ import type { McpHostOptions } from './mcpHostOptions';
 export type { ServerStateEvent } from '../mcp/serverFleet';
 export type { McpHostOptions } from './mcpHostOptions';
 
-/**
- * The MCP host, editor-free: settings in; a snapshot of servers, tools, resources and prompts, events,
- * `call()`, `catalog`, `auth`, `definitions` and lifecycle out. Composes fleet, registry, policies, pins, router and catalog.
- */
+/** The MCP host, editor-free: settings in; snapshot, events, `call()`, `catalog`, `auth`, `definitions` and lifecycle out. */
 export class McpHost {
   private readonly store = new DisposableStore();
   private readonly _onDidChange = this.store.add(new Emitter<void>());
@@ -66,16 +62,9 @@ export class McpHost {
     const trust = (this.trust = new HostTrust(options, this.audit, logger, () => this.fleet, () => this._settings));
     this.definitions = trust.definitions;
     this.registry = new ToolRegistry(options.settings.toolNames, options.settings.servers.map((s) => s.name));
-    const requests = this.store.add(new ServerRequests(options.serverRequests, { policies: this.policies, trusted: () => this.trusted, audit: this.audit, logger, workspaceFolder: options.workspaceFolder }));
-    const remote = this.store.add(createRemoteAuth(options));
-    this.fleet = createFleet(options, logger, remote, {
-      features: requests.features,
-      calls: requests.calls,
-      trusted: () => this.trusted,
-      wanted: (s) => this.policies.current.usesServer(s.name),
-      admit: (s, resolved, secretValues, explicit) => trust.admit(s, resolved, secretValues, explicit),
-    });
-    this.auth = this.store.add(createHostSignIn(options, { remote, servers: this.fleet, logger, audit: this.audit }));
+    const servers = createFleet(options, { policies: this.policies, audit: this.audit, logger, trusted: () => this.trusted, admit: (...a) => trust.admit(...a) });
+    this.store.add(servers.store);
+    [this.fleet, this.auth] = [servers.fleet, servers.auth];
     this.router = new ToolRouter({ registry: this.registry, servers: this.fleet, policies: this.policies, confirmer: options.confirmer, audit: this.audit, logger, pins: trust.pins });
     this.catalog = new HostCatalog({ servers: this.fleet, policies: this.policies, audit: this.audit, logger });
     // The host listens first, so whoever listens to the events below reads a fresh snapshot.
