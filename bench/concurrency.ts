@@ -42,6 +42,7 @@ export async function concurrency(opts: ConcurrencyOptions = CONCURRENCY_DEFAULT
   const raws: RawClient[] = [];
   try {
     await host.start();
+    host.approveDefinitions();
     raws.push(await connectRaw('basic', { pin: true }), await connectRaw('basic', { pin: true }));
     let bad = 0;
     const hostCall = async () => {

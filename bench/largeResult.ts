@@ -114,7 +114,7 @@ export async function largeResult(opts: LargeResultOptions = LARGE_DEFAULTS): Pr
       try {
         await runners[side].ready;
       } catch (e) {
-        throw new Error(`the ${side} runner did not start: ${errorText(e)}`);
+        throw new Error(`the ${side} runner did not start: ${errorText(e)}`, { cause: e });
       }
     }
     // Warm-up, one call of each size per side; a size a side fails is not asked again.

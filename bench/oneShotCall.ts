@@ -1,18 +1,18 @@
 /**
  * One-shot call on a server with 20,000 tools (bench/servers/manyTools.mjs, listed in pages of 500):
- * `mcp-host call many__tool_10000` (dist/cli.js, a fresh process; audit file on) against the raw
+ * `mcp-host call many__tool_10000` (dist/cli.js, a fresh process; audit file on; the workspace's
+ * lockfile written once by `mcp-host lock`, so the listed definitions are checked against it) against the raw
  * SDK doing the same job in a fresh process (bench/clients/rawOneShot.mjs: connect, one tools/call
  * by the server's own name, close). Each side's figure is the wall time from spawn until the
  * process has exited (its server stopped), and its peak RSS (bench/clients/peakRss.cjs, preloaded
  * into both). Raw A, raw B (A/A) and the host run once per block, in a shuffled order.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { nodeEnv } from '../test/fixtures/fixtureServers';
 import { compare, fmtCi, fmtMB, fmtMs, makeTempDir, rotate, SETSID, serverCommand, settle, type BenchResult } from './common';
 import { round } from './stats';
-import { CLI } from './sustainedSession';
+import { CLI, cliEnv, reviewedWorkspace } from './sustainedSession';
 
 export interface OneShotOptions {
   readonly tools: number;
@@ -32,11 +32,11 @@ interface Run {
 }
 
 /** Runs a process to its end; resolves with its wall time and the peak RSS it reported. */
-function runProcess(args: readonly string[], expectOut: string): Promise<Run> {
+function runProcess(args: readonly string[], expectOut: string, env: NodeJS.ProcessEnv): Promise<Run> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     const child = spawn(process.execPath, ['--require', join(__dirname, 'clients', 'peakRss.cjs'), ...args], {
-      env: { ...process.env, ...nodeEnv() },
+      env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -62,16 +62,17 @@ export async function oneShotCall(opts: OneShotOptions = ONE_SHOT_DEFAULTS): Pro
     const env = { ...nodeEnv(), FIXTURE_TOOL_COUNT: String(opts.tools), FIXTURE_PAGE_SIZE: String(opts.pageSize) };
     const tool = `tool_${String(opts.toolIndex).padStart(Math.max(5, String(opts.tools - 1).length), '0')}`;
     const [command, ...args] = serverCommand('manyTools');
-    const ws = join(tmp.dir, 'ws');
-    mkdirSync(join(ws, '.vscode'), { recursive: true });
-    writeFileSync(
-      join(ws, '.vscode', 'settings.json'),
-      JSON.stringify({ 'mcpHost.servers': { many: { command, args, env } }, 'mcpHost.autoApprove': ['many/*'], 'mcpHost.audit.path': join(tmp.dir, 'audit.jsonl') }, null, 2),
+    const processEnv = cliEnv(join(tmp.dir, 'config'));
+    // Reviewed once (`mcp-host lock`, untimed): each timed call checks the 20,000 listed definitions against the lockfile.
+    const ws = reviewedWorkspace(
+      join(tmp.dir, 'ws'),
+      { 'mcpHost.servers': { many: { command, args, env } }, 'mcpHost.autoApprove': ['many/*'], 'mcpHost.audit.path': join(tmp.dir, 'audit.jsonl') },
+      processEnv,
     );
     const rawSpec = JSON.stringify({ command: SETSID ?? command, args: SETSID ? [command, ...args] : args, env });
     const expect = `${tool} ok`;
-    const host = () => runProcess([CLI, 'call', `many__${tool}`, '--workspace', ws], expect);
-    const raw = () => runProcess([join(__dirname, 'clients', 'rawOneShot.mjs'), rawSpec, tool], expect);
+    const host = () => runProcess([CLI, 'call', `many__${tool}`, '--workspace', ws, '--yes'], expect, processEnv);
+    const raw = () => runProcess([join(__dirname, 'clients', 'rawOneShot.mjs'), rawSpec, tool], expect, processEnv);
 
     // Warm-up: file caches, one of each.
     await raw();

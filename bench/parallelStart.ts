@@ -1,13 +1,14 @@
 /**
  * Parallel start: 10 stdio servers (basic.mjs, `initialize` held 300 ms) until every tool is
- * available. Host: from creating it until start() has resolved and it exposes every server's tools.
+ * available. Host: from creating it until start() has resolved and it exposes every server's tools
+ * (their definitions reviewed before, in a lockfile every timed host reads, as with a committed one).
  * Raw SDK: 10 `Client` + `StdioClientTransport` connecting and listing tools in parallel. Raw A,
  * raw B (A/A) and the host once per block, in a shuffled order; every process is stopped between.
  * (The old target "10 servers ≤ 1.5 × one" has a floor of ~2.4–2.9× on 2 cores: each Node server
  * needs ~200–300 ms of CPU to start. The raw SDK is the yardstick now.)
  */
 import { connectRaw, compare, fmtCi, fmtMs, rotate, serverSpec, settle, type BenchResult, type RawClient } from './common';
-import { createHostUnderTest } from './hostUnderTest';
+import { createHostUnderTest, reviewedDefinitions, type LockfileStore } from './hostUnderTest';
 import { round } from './stats';
 
 export interface ParallelStartOptions {
@@ -23,11 +24,16 @@ export const PARALLEL_START_DEFAULTS: ParallelStartOptions = { servers: 10, init
 /** Tools basic.mjs lists. */
 const BASIC_TOOLS = 9;
 
-async function timeHostStart(n: number, initDelayMs: number): Promise<number> {
+function hostServers(n: number, initDelayMs: number) {
   const env = { FIXTURE_INIT_DELAY_MS: String(initDelayMs) };
-  const servers = Array.from({ length: n }, (_, i) => serverSpec(`s${i}`, 'basic', env));
+  return Array.from({ length: n }, (_, i) => serverSpec(`s${i}`, 'basic', env));
+}
+
+/** `lockfile`: the servers' reviewed definitions (mcpHost.pinning "review", as in a workspace whose lockfile is committed). */
+async function timeHostStart(n: number, initDelayMs: number, lockfile: LockfileStore): Promise<number> {
+  const servers = hostServers(n, initDelayMs);
   const t0 = performance.now();
-  const host = createHostUnderTest(servers);
+  const host = createHostUnderTest(servers, { lockfile });
   try {
     await host.start();
     const exposed = host.toolNames().length;
@@ -51,13 +57,14 @@ async function timeRawStart(n: number, initDelayMs: number): Promise<number> {
 }
 
 export async function parallelStart(opts: ParallelStartOptions = PARALLEL_START_DEFAULTS): Promise<BenchResult> {
-  // Warm-up: the first spawns pay for cold file caches.
-  await timeHostStart(opts.servers, 0);
+  // The review happens once, before: every timed host starts with the lockfile it wrote (and checks each listing against it).
+  // It doubles as the warm-up: the first spawns pay for cold file caches.
+  const lockfile = await reviewedDefinitions(hostServers(opts.servers, opts.initDelayMs));
   await timeRawStart(opts.servers, 0);
   const sides = {
     rawA: () => timeRawStart(opts.servers, opts.initDelayMs),
     rawB: () => timeRawStart(opts.servers, opts.initDelayMs),
-    host: () => timeHostStart(opts.servers, opts.initDelayMs),
+    host: () => timeHostStart(opts.servers, opts.initDelayMs, lockfile),
   };
   const { blocks } = await rotate(sides, { blocks: opts.blocks, seed: opts.seed, between: () => settle(50) });
   const c = compare(blocks, (ms) => ms);

@@ -42,6 +42,7 @@ export async function routingOverhead(opts: RoutingOptions = ROUTING_DEFAULTS): 
   const raws: RawClient[] = [];
   try {
     await host.start();
+    host.approveDefinitions();
     raws.push(await connectRaw('basic', { pin: true }), await connectRaw('basic', { pin: true }));
     const name = 'basic__noop';
     if (!host.toolNames().includes(name)) throw new Error(`host has no tool ${name}: ${host.toolNames().join(', ')}`);
@@ -72,7 +73,8 @@ export async function routingOverhead(opts: RoutingOptions = ROUTING_DEFAULTS): 
 
     const { blocks } = await rotate(sides, { blocks: opts.blocks, rounds: opts.rounds, seed: opts.seed });
     if (notOk) throw new Error(`${notOk} calls did not return ok`);
-    const auditLines = readFileSync(auditPath, 'utf8').split('\n').filter(Boolean).length;
+    // Call records only: the review of the definitions (approveDefinitions) is a record too.
+    const auditLines = readFileSync(auditPath, 'utf8').split('\n').filter((l) => l && (JSON.parse(l) as { kind?: string }).kind === 'call').length;
     const perSide = opts.blocks * opts.rounds * opts.callsPerTurn;
     const expectedLines = opts.warmup + perSide;
     if (auditLines !== expectedLines) throw new Error(`audit has ${auditLines} lines, expected ${expectedLines}`);

@@ -17,6 +17,7 @@
  *   (whose capacity V8 doubles once on its own, not a leak), over the calls made × the calls in
  *   the run; interval by resampling blocks. End − start is in the detail, with raw's.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compare, fmtCi, fmtMB, makeTempDir, pinnedCpu, rotate, ROOT, SETSID, serverCommand, settle, type BenchResult, type Block } from './common';
@@ -45,22 +46,37 @@ interface Memory {
 
 export const CLI = join(ROOT, 'dist', 'cli.js');
 
-/** A workspace folder whose settings run one basic.mjs server with every tool auto-approved. */
-export function basicWorkspace(dir: string, server = 'basic', pin = true, env: Record<string, string> = {}): string {
-  const [command, ...args] = serverCommand(server, pin);
+/**
+ * The environment of every `mcp-host` process a benchmark starts: consent answers (MCP_HOST_CONFIG_DIR)
+ * and credentials go under `configDir`, never to the user's ~/.config.
+ */
+export function cliEnv(configDir: string): NodeJS.ProcessEnv {
+  return { ...process.env, ...nodeEnv(), MCP_HOST_CONFIG_DIR: configDir, MCP_HOST_CREDENTIALS_FILE: join(configDir, 'credentials.json') };
+}
+
+/**
+ * A workspace as a team would have it after a first review: settings, and the lockfile `mcp-host lock`
+ * wrote (mcpHost.pinning is "review", the default, so every listing is checked against it). Commands
+ * then run with `--yes`: no terminal to ask for consent before a server's first start.
+ */
+export function reviewedWorkspace(dir: string, settings: Record<string, unknown>, env: NodeJS.ProcessEnv): string {
   mkdirSync(join(dir, '.vscode'), { recursive: true });
-  writeFileSync(
-    join(dir, '.vscode', 'settings.json'),
-    JSON.stringify({ 'mcpHost.servers': { [server]: { command, args, env: { ...nodeEnv(), ...env } } }, 'mcpHost.autoApprove': [`${server}/*`] }, null, 2),
-  );
+  writeFileSync(join(dir, '.vscode', 'settings.json'), JSON.stringify(settings, null, 2));
+  execFileSync(process.execPath, [CLI, 'lock', '--workspace', dir, '--yes'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   return dir;
+}
+
+/** A reviewed workspace whose settings run one basic.mjs server with every tool auto-approved. */
+export function basicWorkspace(dir: string, env: NodeJS.ProcessEnv, server = 'basic', pin = true): string {
+  const [command, ...args] = serverCommand(server, pin);
+  return reviewedWorkspace(dir, { 'mcpHost.servers': { [server]: { command, args, env: nodeEnv() } }, 'mcpHost.autoApprove': [`${server}/*`] }, env);
 }
 
 export async function sustainedSession(opts: SustainedOptions = SUSTAINED_DEFAULTS): Promise<BenchResult> {
   const tmp = makeTempDir('session');
   const callsPerBlock = Math.round(opts.totalCalls / opts.blocks);
-  const workspace = basicWorkspace(join(tmp.dir, 'ws'));
-  const env = { ...process.env, ...nodeEnv() };
+  const env = cliEnv(join(tmp.dir, 'config'));
+  const workspace = basicWorkspace(join(tmp.dir, 'ws'), env);
   const rawSpec = () => {
     const cmd = serverCommand('basic', true);
     return JSON.stringify({ command: SETSID ?? cmd[0], args: SETSID ? cmd : cmd.slice(1), env: nodeEnv() });
@@ -70,7 +86,7 @@ export async function sustainedSession(opts: SustainedOptions = SUSTAINED_DEFAUL
   const sessions = {
     rawA: new LineSession(process.execPath, [...pre, join(__dirname, 'clients', 'rawSession.mjs'), rawSpec()], env),
     rawB: new LineSession(process.execPath, [...pre, join(__dirname, 'clients', 'rawSession.mjs'), rawSpec()], env),
-    host: new LineSession(process.execPath, [...pre, CLI, 'session', '--workspace', workspace, '--audit', join(tmp.dir, 'audit.jsonl')], env),
+    host: new LineSession(process.execPath, [...pre, CLI, 'session', '--workspace', workspace, '--yes', '--audit', join(tmp.dir, 'audit.jsonl')], env),
   };
   type SessionSide = keyof typeof sessions;
   const memory = async (): Promise<Record<SessionSide, Memory>> => {

@@ -10,7 +10,7 @@
  * Ctrl-C. Then code-server's process group goes (extension host and the MCP servers it started
  * included) and the throwaway profile in /tmp is removed.
  *
- *   npm run demo [-- --port 8080] [-- --no-build]
+ *   npm run demo [-- --port 8080] [-- --no-build] [-- --scripted-model]
  *   MCP_HOST_DEMO_SCRIPTED_MODEL=1 npm run demo    also install a scripted test model, so @mcp can be
  *                                                  tried in the Chat view without a real model
  * Env: MCP_HOST_DEMO_PORT (default 0: a free port), MCP_HOST_CACHE (see ensure.sh).
@@ -22,24 +22,35 @@
 const fs = require('fs');
 const path = require('path');
 const { spawnSync } = require('child_process');
+const { parseArgs } = require('util');
 
 const REPO = path.resolve(__dirname, '..');
 const DEMO = path.join(REPO, 'demo');
-const runner = require(path.join(REPO, 'test', 'integration', 'runner', 'runExtensionTests.js'));
+const RUNNER = path.join(REPO, 'test', 'integration', 'runner');
+const { cleanupAll, installSignalHandlers } = require(path.join(RUNNER, 'cleanup.js'));
+const { ensureCache, startCodeServer } = require(path.join(RUNNER, 'codeServer.js'));
+const { installExtensionFolders, workbenchUrl } = require(path.join(RUNNER, 'payload.js'));
+const { makeTmpDirs, writeUserSettings } = require(path.join(RUNNER, 'tmpTree.js'));
 const SCRIPTED_MODEL = path.join(REPO, 'test', 'integration', 'scripted-model');
 
-function parseArgs(argv) {
-  const o = { port: Number(process.env.MCP_HOST_DEMO_PORT || 0), build: true, scriptedModel: process.env.MCP_HOST_DEMO_SCRIPTED_MODEL === '1' };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--port') o.port = Number(argv[++i]);
-    else if (a === '--no-build') o.build = false;
-    else if (a === '--scripted-model') o.scriptedModel = true;
-    else if (a === '-h' || a === '--help') o.help = true;
-    else throw new Error(`unknown argument ${a}`);
-  }
-  if (!Number.isInteger(o.port) || o.port < 0 || o.port > 65535) throw new Error('--port expects a port number');
-  return o;
+function parseOptions(args) {
+  const { values } = parseArgs({
+    args,
+    options: {
+      port: { type: 'string', default: process.env.MCP_HOST_DEMO_PORT || '0' },
+      'no-build': { type: 'boolean' },
+      'scripted-model': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const port = /^\d+$/.test(values.port) ? Number(values.port) : NaN;
+  if (!(port >= 0 && port <= 65535)) throw new Error(`--port expects a port number, got ${JSON.stringify(values.port)}`);
+  return {
+    port,
+    build: !values['no-build'],
+    scriptedModel: !!values['scripted-model'] || process.env.MCP_HOST_DEMO_SCRIPTED_MODEL === '1',
+    help: !!values.help,
+  };
 }
 
 function log(s) {
@@ -67,13 +78,13 @@ function demoScript() {
 }
 
 async function main() {
-  const o = parseArgs(process.argv.slice(2));
+  const o = parseOptions(process.argv.slice(2));
   if (o.help) {
     const src = fs.readFileSync(__filename, 'utf8');
     process.stdout.write(src.slice(src.indexOf('/*') + 2, src.indexOf('*/')).replace(/^ \* ?/gm, '').trim() + '\n');
     return;
   }
-  runner.installSignalHandlers(); // Ctrl-C: kill code-server's process group, remove the tmp tree, exit
+  installSignalHandlers(); // Ctrl-C: kill code-server's process group, remove the tmp tree, exit
 
   if (o.build) {
     log('building the extension (npm run build)');
@@ -84,9 +95,9 @@ async function main() {
   }
 
   log('checking code-server (the first run installs it: a few minutes)');
-  const cache = runner.ensureCache();
-  const tmp = runner.makeTmpDirs({ prefix: 'mcp-host-it-demo-' });
-  runner.writeUserSettings(tmp.userData, {
+  const cache = ensureCache();
+  const tmp = makeTmpDirs({ prefix: 'mcp-host-it-demo-' });
+  writeUserSettings(tmp.userData, {
     trust: true,
     extra: { 'workbench.colorTheme': 'Default Dark Modern' },
   });
@@ -98,15 +109,15 @@ async function main() {
     env.MCP_HOST_TEST_MODEL_LOG = path.join(tmp.root, 'demo-model-log.jsonl');
     fs.writeFileSync(env.MCP_HOST_TEST_MODEL_SCRIPT, JSON.stringify(demoScript(), null, 1));
   }
-  runner.installExtensionFolders(tmp, extensions);
-  const server = await runner.startCodeServer({ cache, tmp, trust: true, smokeTestDriver: false, port: o.port, env });
-  const url = runner.workbenchUrl({ baseUrl: server.baseUrl, authority: server.authority, folder: DEMO });
+  installExtensionFolders(tmp, extensions);
+  const server = await startCodeServer({ cache, tmp, trust: true, smokeTestDriver: false, port: o.port, env });
+  const url = workbenchUrl({ baseUrl: server.baseUrl, authority: server.authority, folder: DEMO });
   let stopping = false;
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => (stopping = true));
   server.proc.on('exit', (code, sig) => {
     if (stopping) return;
     log(`code-server exited unexpectedly (code ${code}, signal ${sig})`);
-    runner.cleanupAll().finally(() => process.exit(1));
+    cleanupAll().finally(() => process.exit(1));
   });
 
   process.stdout.write(
@@ -132,6 +143,6 @@ async function main() {
 
 main().catch(async (e) => {
   log(`failed: ${(e && e.message) || e}`);
-  await runner.cleanupAll();
+  await cleanupAll();
   process.exit(1);
 });

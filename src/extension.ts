@@ -1,12 +1,19 @@
 import * as vscode from 'vscode';
+import { AuditView } from './vscode/auditView';
+import { registerCatalogCommands } from './vscode/catalogCommands';
 import { registerChatParticipant } from './vscode/chatParticipant';
 import { COMMANDS, registerCommands } from './vscode/commands';
 import { HostController } from './vscode/hostController';
 import { OutputLogger } from './vscode/outputLogger';
 import { ProblemReporter } from './vscode/problemReporter';
 import { SERVERS_VIEW_ID, ServerTreeProvider } from './vscode/serverTreeProvider';
+import { registerSignInCommands } from './vscode/signInCommands';
+import { openWalkthroughOnFirstRun, registerSetupCommands } from './vscode/setupCommands';
 import { RoleStatusBar } from './vscode/statusBar';
+import { ToolBudgetTally } from './vscode/toolBudgetTally';
 import { ToolDefinitionProvider } from './vscode/toolDefinitionProvider';
+import { ToolReviews } from './vscode/toolReview';
+import { trustCommands } from './vscode/trustCommands';
 
 let controller: HostController | undefined;
 
@@ -38,18 +45,33 @@ export function activate(context: vscode.ExtensionContext): McpHostTestApi | und
   context.subscriptions.push(c);
   const host = () => c.host;
 
-  const tree = new ServerTreeProvider(host, c.onDidChange);
+  const tally = new ToolBudgetTally(host, c.onDidChange, logger);
+  const treeChanges = (listener: () => void) => {
+    const a = c.onDidChange(listener);
+    const b = tally.onDidChange(listener);
+    return { dispose: () => (a.dispose(), b.dispose()) };
+  };
+  const tree = new ServerTreeProvider(host, treeChanges, () => tally.current());
   const definitions = new ToolDefinitionProvider(host, c.onDidChange);
+  const reviews = new ToolReviews(host);
+  const audit = new AuditView(context.extensionUri, host, c.host.onDidRecord);
   context.subscriptions.push(
+    tally,
     tree,
     vscode.window.createTreeView(SERVERS_VIEW_ID, { treeDataProvider: tree, showCollapseAll: true }),
     definitions,
+    reviews,
+    audit,
     new RoleStatusBar(host, c.onDidChange),
-    registerCommands({ controller: c, logger, tree, definitions, extensionId: context.extension.id }),
-    registerChatParticipant(c),
+    registerCommands({ controller: c, logger, tree, definitions, extensionId: context.extension.id, more: trustCommands(c, reviews, audit) }),
+    registerSignInCommands(c, logger, context.extensionMode !== vscode.ExtensionMode.Production),
+    registerCatalogCommands(c, logger),
+    registerChatParticipant(c, tally),
+    registerSetupCommands({ controller: c, logger, context }),
   );
 
   c.start();
+  openWalkthroughOnFirstRun(context, c).catch((e) => logger.warn(`could not open the walkthrough: ${(e as Error)?.message ?? String(e)}`));
   return context.extensionMode === vscode.ExtensionMode.Production ? undefined : { controller: c };
 }
 
@@ -57,5 +79,5 @@ export function activate(context: vscode.ExtensionContext): McpHostTestApi | und
 export function deactivate(): Promise<void> | undefined {
   const c = controller;
   controller = undefined;
-  return c?.dispose();
+  return c?.close();
 }

@@ -42,6 +42,7 @@ async function connect(side: string, tmpDir: string): Promise<Caller> {
   if (side === 'host') {
     const host = createHostUnderTest([serverSpec('large', 'largeText')], { autoApprove: ['large/*'], auditPath: join(tmpDir, 'audit.jsonl'), timeoutMs: 120_000 });
     await host.start();
+    host.approveDefinitions();
     if (!host.toolNames().includes('large__text')) throw new Error(`host has no tool large__text: ${host.toolNames().join(', ')}`);
     return {
       call: async (bytes) => {

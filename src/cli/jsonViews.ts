@@ -1,9 +1,9 @@
 import type { ContentBlock, Implementation, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolCallResult } from '../core/calls/toolRouter';
-import type { McpHost, ServerStateEvent } from '../core/host/mcpHost';
-import { ConnectionState } from '../core/mcp/connectionState';
+import type { HostSnapshot, ToolsChangedEvent } from '../core/host/hostSnapshot';
+import type { ServerStateEvent } from '../core/host/mcpHost';
 import type { SettingsProblem } from '../core/settings/hostSettings';
-import type { ToolsChangedEvent } from '../core/tools/toolRegistry';
+import { loginCommand } from './loginWhenNeeded';
 
 /** The JSON shapes the CLI prints (check --json, call --json, session answers and events). */
 
@@ -19,9 +19,12 @@ export interface ToolView {
 
 export interface ServerView {
   readonly name: string;
-  /** check: connected | error | disabled. session: the live state kind (starting, restarting, ...). */
+  /** check: connected | needsSignIn | error | disabled. session: the live state kind (starting, restarting, needsSignIn, ...). */
   readonly state: string;
   readonly error?: string;
+  /** needsSignIn: the authorization server the server names, and the command that signs in. */
+  readonly issuer?: string;
+  readonly login?: string;
   /** Why a server is disabled or restarting. */
   readonly reason?: string;
   readonly protocolVersion?: string;
@@ -32,6 +35,18 @@ export interface ServerView {
   readonly visibleToolCount: number;
   /** Process id of a running stdio server (session only). */
   readonly pid?: number;
+  /** How a connected server is reached: stdio, streamableHttp, or sse (after the fallback). */
+  readonly transport?: string;
+  /** The file it was imported from (`mcpHost.import`); absent for `mcpHost.servers`. */
+  readonly source?: string;
+}
+
+/** A tool a server lists that no role is offered: its definition is not the reviewed one. */
+export interface QuarantineView {
+  readonly server: string;
+  readonly tool: string;
+  readonly reason: string;
+  readonly message: string;
 }
 
 export interface ProblemView {
@@ -39,6 +54,8 @@ export interface ProblemView {
   readonly message: string;
   readonly setting?: string;
   readonly server?: string;
+  /** In an imported file (`.vscode/mcp.json`, `.mcp.json`): 1-based line and column. */
+  readonly location?: { readonly file: string; readonly line: number; readonly column: number };
 }
 
 export interface CallView {
@@ -53,8 +70,8 @@ export interface CallView {
   readonly modelText: string;
 }
 
-export function toolViews(host: McpHost): ToolView[] {
-  return host.exposedTools().map(({ entry, rule }) => ({
+export function toolViews(snapshot: HostSnapshot): ToolView[] {
+  return snapshot.exposed.map(({ entry, rule }) => ({
     name: entry.name,
     server: entry.server,
     tool: entry.tool.name,
@@ -67,55 +84,62 @@ export function toolViews(host: McpHost): ToolView[] {
 
 /**
  * Every configured server, in settings order. `collapse` (check) folds the live state into
- * connected | error | disabled: servers the role does not use or that are disabled in the
- * settings are "disabled" with a reason, anything else not connected is an "error".
+ * connected | needsSignIn | error | disabled: servers the role does not use or that are disabled
+ * in the settings are "disabled" with a reason, anything else not connected is an "error".
+ * `workspace` (--workspace as given) goes into the login command of a server that needs sign-in.
  */
-export function serverViews(host: McpHost, collapse: boolean): ServerView[] {
-  const visible = new Map<string, number>();
-  for (const { entry } of host.exposedTools()) visible.set(entry.server, (visible.get(entry.server) ?? 0) + 1);
-  return host.settings.servers.map((s): ServerView => {
-    const c = host.connection(s.name);
-    const state = c?.state ?? ConnectionState.stopped;
-    const counts = {
-      toolCount: c && (ConnectionState.isConnected(state) || state.kind === 'restarting') ? c.tools.length : 0,
-      visibleToolCount: visible.get(s.name) ?? 0,
-    };
-    const unused = !s.enabled
+export function serverViews(snapshot: HostSnapshot, collapse: boolean, workspace?: string): ServerView[] {
+  return snapshot.servers.map((s): ServerView => {
+    const counts = { toolCount: s.toolCount, visibleToolCount: s.visibleToolCount, ...(s.settings.source ? { source: s.settings.source } : {}) };
+    const unused = !s.settings.enabled
       ? 'disabled in the settings ("enabled": false)'
-      : !host.rolePolicy.usesServer(s.name)
-        ? `not used by role "${host.roleName}"`
+      : !s.usedByRole
+        ? `not used by role "${snapshot.role}"`
         : undefined;
-    const info = ConnectionState.isConnected(state)
+    const info = s.info
       ? {
-          ...(state.info.protocolVersion ? { protocolVersion: state.info.protocolVersion } : {}),
-          ...(state.info.serverInfo ? { serverInfo: state.info.serverInfo } : {}),
+          ...(s.info.protocolVersion ? { protocolVersion: s.info.protocolVersion } : {}),
+          ...(s.info.serverInfo ? { serverInfo: s.info.serverInfo } : {}),
+          ...(s.transport ? { transport: s.transport } : {}),
         }
       : {};
+    const signIn = s.needsSignIn ? { ...(s.issuer ? { issuer: s.issuer } : {}), login: loginCommand(s.name, workspace) } : {};
     if (collapse) {
       if (unused) return { name: s.name, state: 'disabled', reason: unused, ...counts };
-      if (ConnectionState.isConnected(state)) return { name: s.name, state: 'connected', ...info, ...counts };
-      return { name: s.name, state: 'error', error: state.kind === 'error' ? state.message : ConnectionState.describe(state), ...counts };
+      if (s.connected) return { name: s.name, state: 'connected', ...info, ...counts };
+      if (s.needsSignIn) return { name: s.name, state: 'needsSignIn', ...signIn, reason: s.description, ...counts };
+      return { name: s.name, state: 'error', error: s.failure ?? s.description, ...counts };
     }
-    const pid = c?.pid;
     return {
       name: s.name,
-      state: state.kind,
-      ...(state.kind === 'error' ? { error: state.message } : {}),
-      ...(state.kind === 'restarting' ? { reason: state.reason } : unused ? { reason: unused } : {}),
+      state: s.state.kind,
+      ...(s.failure !== undefined ? { error: s.failure } : {}),
+      ...signIn,
+      ...(s.restartReason !== undefined ? { reason: s.restartReason } : unused ? { reason: unused } : {}),
       ...info,
       ...counts,
-      ...(pid !== undefined && state.kind !== 'stopped' && state.kind !== 'idle' ? { pid } : {}),
+      ...(s.pid !== undefined ? { pid: s.pid } : {}),
     };
   });
 }
 
+/** Every quarantined tool of the servers the role uses, in settings order. */
+export function quarantineViews(snapshot: HostSnapshot): QuarantineView[] {
+  return snapshot.servers
+    .filter((s) => s.usedByRole)
+    .flatMap((s) => snapshot.tools(s.name))
+    .filter((t) => t.quarantine)
+    .map((t) => ({ server: t.server, tool: t.tool.name, reason: t.quarantine!.reason, message: t.quarantine!.message }));
+}
+
 /** Settings problems first, then the registry's naming problems. */
-export function problemViews(settingsProblems: readonly SettingsProblem[], host: McpHost): ProblemView[] {
-  return [...settingsProblems, ...host.problems()].map((p) => ({
+export function problemViews(settingsProblems: readonly SettingsProblem[], snapshot: HostSnapshot): ProblemView[] {
+  return [...settingsProblems, ...snapshot.problems].map((p) => ({
     severity: p.severity,
     message: p.message,
     ...(p.setting ? { setting: p.setting } : {}),
     ...(p.server ? { server: p.server } : {}),
+    ...('location' in p && p.location ? { location: p.location } : {}),
   }));
 }
 
@@ -133,21 +157,22 @@ export function callView(r: ToolCallResult): CallView {
   };
 }
 
-export function serverStateEvent(e: ServerStateEvent, host: McpHost): Record<string, unknown> {
+export function serverStateEvent(e: ServerStateEvent, snapshot: HostSnapshot): Record<string, unknown> {
   const s = e.state;
   return {
     event: 'serverState',
     server: e.server,
     state: s.kind,
     ...(s.kind === 'error' ? { error: s.message } : {}),
+    ...(s.kind === 'needsSignIn' ? { ...(s.issuer ? { issuer: s.issuer } : {}), reason: s.message } : {}),
     ...(s.kind === 'restarting' ? { reason: s.reason, attempt: s.attempt, delayMs: s.delayMs } : {}),
-    ...(s.kind === 'connected' ? { toolCount: host.connection(e.server)?.tools.length ?? 0 } : {}),
+    ...(s.kind === 'connected' ? { toolCount: snapshot.server(e.server)?.toolCount ?? 0 } : {}),
   };
 }
 
 /** The change restricted to tools the active role may see; undefined when nothing of it is visible. */
-export function toolsChangedEvent(e: ToolsChangedEvent, host: McpHost): Record<string, unknown> | undefined {
-  const allowed = (tool: string) => host.rolePolicy.allows(e.server, tool);
+export function toolsChangedEvent(e: ToolsChangedEvent, snapshot: HostSnapshot): Record<string, unknown> | undefined {
+  const allowed = (tool: string) => snapshot.allows(e.server, tool);
   const added = e.added.filter(allowed);
   const removed = e.removed.filter(allowed);
   const changed = e.changed.filter((c) => allowed(c.tool));

@@ -13,9 +13,10 @@ const SIGNAL_GRACE_MS = 1000;
  */
 export class Lifecycle {
   private host?: McpHost;
-  private disposing?: Promise<void>;
+  private closing?: Promise<void>;
   private signalled?: NodeJS.Signals;
   private readonly signalListeners: (() => void | Promise<unknown>)[] = [];
+  private readonly closers: (() => Promise<void>)[] = [];
 
   constructor(private readonly exit: (code: number) => void = exitProcess) {}
 
@@ -38,13 +39,22 @@ export class Lifecycle {
     this.signalListeners.push(listener);
   }
 
-  /** Dispose the tracked host; every caller gets the same promise (McpHost.dispose returns early on a second call). */
-  disposeHost(): Promise<void> {
+  /** Also run at close, after the host (e.g. sending the last telemetry spans, bounded). */
+  onClose(closer: () => Promise<void>): void {
+    this.closers.push(closer);
+  }
+
+  /** Close the tracked host (ending every server's process group); every caller gets the same promise. */
+  closeHost(): Promise<void> {
     if (!this.host) return Promise.resolve();
-    this.disposing ??= this.host.dispose().catch((e: unknown) => {
-      process.stderr.write(`mcp-host error: stopping the servers failed: ${e instanceof Error ? e.message : String(e)}\n`);
-    });
-    return this.disposing;
+    this.closing ??= this.host
+      .close()
+      .catch((e: unknown) => {
+        process.stderr.write(`mcp-host error: stopping the servers failed: ${e instanceof Error ? e.message : String(e)}\n`);
+      })
+      .then(() => Promise.all(this.closers.map((c) => c().catch(() => undefined))))
+      .then(() => undefined);
+    return this.closing;
   }
 
   installSignalHandlers(): void {
@@ -71,7 +81,7 @@ export class Lifecycle {
       void settled
         .then(() => {
           if (grace) clearTimeout(grace);
-          return this.disposeHost();
+          return this.closeHost();
         })
         .finally(() => {
           clearTimeout(deadline);

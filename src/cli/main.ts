@@ -1,10 +1,14 @@
+import { runAuditExport, runAuditVerify } from './auditCommands';
 import { runCall } from './callCommand';
 import { runCheck } from './checkCommand';
 import { CliError, ExitCode, UsageError } from './exitCodes';
-import { helpText, usageHint } from './helpText';
+import { helpText } from './helpText';
+import { usageHint } from './usage';
+import { runLogin, runLogout } from './loginCommand';
 import { exitProcess, Lifecycle } from './lifecycle';
 import { writeStderr, writeStdout } from './output';
 import { COMMANDS, parseArgs, type CommandName } from './parseArgs';
+import { runLock } from './lockCommand';
 import { runSession } from './sessionCommand';
 import { CLI_VERSION } from './version';
 
@@ -25,6 +29,16 @@ export async function main(argv: readonly string[], lifecycle: Lifecycle): Promi
         return await runCall(parsed.options, lifecycle);
       case 'session':
         return await runSession(parsed.options, lifecycle);
+      case 'login':
+        return await runLogin(parsed.options, lifecycle);
+      case 'logout':
+        return await runLogout(parsed.options, lifecycle);
+      case 'lock':
+        return await runLock(parsed.options, lifecycle);
+      case 'audit verify':
+        return runAuditVerify(parsed.options);
+      case 'audit export':
+        return runAuditExport(parsed.options);
     }
   } catch (e) {
     return reportError(e);
@@ -56,12 +70,12 @@ function start(): void {
   }
   process.on('uncaughtException', (e) => {
     writeStderr(`mcp-host: internal error: ${e.stack ?? e.message}\n`);
-    void lifecycle.disposeHost().finally(() => exitProcess(ExitCode.failure));
+    void lifecycle.closeHost().finally(() => exitProcess(ExitCode.failure));
   });
   void main(process.argv.slice(2), lifecycle).then((code) => {
     // A signal that arrived meanwhile decides the exit code; its handler exits once the servers are stopped.
     if (lifecycle.signal) return;
-    void lifecycle.disposeHost().finally(() => exitProcess(code));
+    void lifecycle.closeHost().finally(() => exitProcess(code));
   });
 }
 

@@ -1,7 +1,10 @@
 import type { McpHost } from '../core/host/mcpHost';
+import type { CallProgress } from '../core/mcp/callProgress';
 import { callView, problemViews, serverViews, toolViews } from './jsonViews';
 import { usableRoleNames, type Workspace } from './loadWorkspace';
+import { runCatalogOp } from './sessionCatalogOps';
 import type { SessionRequest } from './sessionProtocol';
+import type { SessionRequests } from './sessionRequests';
 
 export type SessionAnswer = Record<string, unknown>;
 
@@ -24,11 +27,16 @@ export class SessionHandler {
     private readonly ready: Promise<unknown>,
     /** Aborted when the session ends by a signal: calls in flight are cancelled. */
     private readonly signal?: AbortSignal,
+    /** The servers' open questions (elicitation, sampling) that the driver answers. */
+    private readonly requests?: SessionRequests,
+    /** Prints an event line (a call's progress). */
+    private readonly emit?: (event: Record<string, unknown>) => void,
   ) {}
 
   async handle(request: SessionRequest): Promise<SessionAnswer> {
     try {
-      await this.ready;
+      // An answer to a server's question never waits: the call that asked may be what start-up waits for.
+      if (request.op !== 'elicitation' && request.op !== 'sampling') await this.ready;
       return { id: request.id, op: request.op, ...(await this.run(request)) };
     } catch (e) {
       return { id: request.id, error: e instanceof Error ? e.message : String(e) };
@@ -47,7 +55,8 @@ export class SessionHandler {
         await gate;
         return this.servers();
       case 'call': {
-        const call = gate.then(() => host.call({ name: request.name, args: request.args, signal: this.signal }));
+        const onProgress = (p: CallProgress) => this.emit?.({ event: 'progress', request: request.id, name: request.name, ...p });
+        const call = gate.then(() => host.call({ name: request.name, args: request.args, signal: this.signal, onProgress }));
         this.callsInFlight.add(call);
         try {
           return { ...callView(await call) };
@@ -56,9 +65,9 @@ export class SessionHandler {
         }
       }
       case 'refresh':
-        if (request.server !== undefined && !host.connection(request.server)) throw new Error(`no server named "${request.server}"`);
+        if (request.server !== undefined && !host.snapshot().server(request.server)) throw new Error(`no server named "${request.server}"`);
         await gate;
-        await host.refreshTools(request.server);
+        await host.servers.refreshTools(request.server);
         return this.tools();
       case 'role': {
         const roles = usableRoleNames(this.workspace);
@@ -75,18 +84,27 @@ export class SessionHandler {
         await change;
         return this.servers();
       }
+      case 'elicitation':
+      case 'sampling':
+        if (!this.requests) throw new Error('this session has no open questions');
+        return this.requests.answer(request);
+      default:
+        await gate;
+        return runCatalogOp(host, request, this.signal);
     }
   }
 
   private tools(): Record<string, unknown> {
-    return { role: this.host.roleName ?? null, tools: toolViews(this.host) };
+    const snapshot = this.host.snapshot();
+    return { role: snapshot.role ?? null, tools: toolViews(snapshot) };
   }
 
   private servers(): Record<string, unknown> {
+    const snapshot = this.host.snapshot();
     return {
-      role: this.host.roleName ?? null,
-      servers: serverViews(this.host, false),
-      problems: problemViews(this.workspace.problems, this.host),
+      role: snapshot.role ?? null,
+      servers: serverViews(snapshot, false),
+      problems: problemViews(this.workspace.problems, snapshot),
     };
   }
 }

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { AgentMessage } from '../core/agent/agentMessages';
 import { fromTurnMetadata } from './roundMetadata';
 
@@ -15,6 +16,19 @@ export interface ResponseTurnLike {
   readonly command?: string;
 }
 
+/** A slash command of a turn; anything else there counts as none. */
+const commandSchema = z.string().optional().catch(undefined);
+
+/** The fields of the editor's turn classes read here (class instances parse like objects). */
+const requestTurnSchema = z.object({ prompt: z.string(), command: commandSchema });
+const responseTurnSchema = z.object({
+  response: z.array(z.unknown()),
+  result: z.object({ metadata: z.unknown() }).optional().catch(undefined),
+  command: commandSchema,
+});
+/** A `ChatResponseMarkdownPart`: its `value` is a MarkdownString. */
+const markdownPartSchema = z.object({ value: z.object({ value: z.string() }) });
+
 /**
  * The conversation so far as agent messages: each earlier prompt, then the answer — replaying its
  * tool-call rounds from the result metadata when we kept them, else the response's markdown.
@@ -22,11 +36,15 @@ export interface ResponseTurnLike {
  */
 export function historyToMessages(history: ReadonlyArray<RequestTurnLike | ResponseTurnLike | unknown>, skipCommands: ReadonlySet<string>): AgentMessage[] {
   const out: AgentMessage[] = [];
-  for (const turn of history) {
-    if (isRequestTurn(turn)) {
+  for (const item of history) {
+    const request = requestTurnSchema.safeParse(item);
+    const response = request.success ? undefined : responseTurnSchema.safeParse(item);
+    if (request.success) {
+      const turn = request.data;
       if (turn.command && skipCommands.has(turn.command)) continue;
       if (turn.prompt.trim()) out.push({ role: 'user', text: turn.prompt });
-    } else if (isResponseTurn(turn)) {
+    } else if (response?.success) {
+      const turn = response.data;
       if (turn.command && skipCommands.has(turn.command)) continue;
       const replay = fromTurnMetadata(turn.result?.metadata);
       if (replay) {
@@ -48,18 +66,8 @@ export function historyToMessages(history: ReadonlyArray<RequestTurnLike | Respo
 export function markdownOf(response: ReadonlyArray<unknown>): string {
   let text = '';
   for (const part of response) {
-    const value = (part as { value?: unknown })?.value;
-    if (typeof value === 'object' && value !== null && typeof (value as { value?: unknown }).value === 'string') {
-      text += (value as { value: string }).value;
-    }
+    const markdown = markdownPartSchema.safeParse(part);
+    if (markdown.success) text += markdown.data.value.value;
   }
   return text.trim();
-}
-
-function isRequestTurn(t: unknown): t is RequestTurnLike {
-  return typeof t === 'object' && t !== null && typeof (t as RequestTurnLike).prompt === 'string';
-}
-
-function isResponseTurn(t: unknown): t is ResponseTurnLike {
-  return typeof t === 'object' && t !== null && Array.isArray((t as ResponseTurnLike).response);
 }

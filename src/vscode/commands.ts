@@ -1,14 +1,16 @@
 import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
+import { DisposableStore } from '../core/util/event';
 import { errorText, type HostController } from './hostController';
 import type { OutputLogger } from './outputLogger';
 import { argumentTemplate, validateArgumentsJson } from './argumentTemplate';
 import { callResultDocument } from './callResultDocument';
+import { CATALOG_COMMANDS } from './catalogTreeItems';
 import { ReadOnlyDocuments } from './readOnlyDocuments';
 import { pickRole } from './rolePicker';
 import { SERVERS_VIEW_ID, type ServerTreeProvider } from './serverTreeProvider';
 import type { ToolDefinitionProvider } from './toolDefinitionProvider';
-import type { ServerNode, ToolNode, TreeNode } from './treeItems';
+import type { ServerNode, ToolNode, TreeNode } from './treeNodes';
 
 /** Every command id; package.json declares the same (title, category "MCP Host", menus). */
 export const COMMANDS = {
@@ -26,7 +28,18 @@ export const COMMANDS = {
   callTool: 'mcpHost.callTool',
   showToolDefinition: 'mcpHost.showToolDefinition',
   copyToolName: 'mcpHost.copyToolName',
+  /** Registered by signInCommands.ts. */
+  signIn: 'mcpHost.signIn',
+  signOut: 'mcpHost.signOut',
+  ...CATALOG_COMMANDS,
+  reviewToolChanges: 'mcpHost.reviewToolChanges',
+  approveToolChanges: 'mcpHost.approveToolChanges',
+  rejectToolChanges: 'mcpHost.rejectToolChanges',
+  showAuditLog: 'mcpHost.showAuditLog',
 } as const;
+
+/** How a command reports its errors (a notification and a log line); the lockfile's commands use it too. */
+export type RegisterCommand = (id: string, run: (...args: any[]) => unknown) => vscode.Disposable;
 
 export interface CommandDeps {
   readonly controller: HostController;
@@ -34,6 +47,8 @@ export interface CommandDeps {
   readonly tree: ServerTreeProvider;
   readonly definitions: ToolDefinitionProvider;
   readonly extensionId: string;
+  /** More commands registered the same way (the lockfile's review, the audit view). */
+  readonly more?: (register: RegisterCommand) => void;
 }
 
 /** Registers every command; errors become a notification and a log line. */
@@ -41,10 +56,11 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable {
   const { controller, logger, tree, definitions } = deps;
   const host = () => controller.host;
   const results = new ReadOnlyDocuments();
-  const disposables: vscode.Disposable[] = [results];
+  const disposables = new DisposableStore();
+  disposables.add(results);
 
   const register = (id: string, run: (...args: any[]) => unknown) =>
-    disposables.push(
+    disposables.add(
       vscode.commands.registerCommand(id, async (...args: unknown[]) => {
         try {
           await run(...args);
@@ -59,13 +75,13 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable {
     vscode.window.withProgress({ location: { viewId: SERVERS_VIEW_ID }, title }, work);
 
   register(COMMANDS.selectRole, async () => {
-    const picked = await pickRole(host().settings.roles, host().roleName);
+    const picked = await pickRole(host().settings.roles, host().snapshot().role);
     if (picked) await inView('Switching role…', () => controller.switchRole(picked.role));
   });
 
   register(COMMANDS.refreshAll, async () => {
     await controller.reload();
-    await inView('Refreshing tools…', () => host().refreshTools());
+    await inView('Refreshing tools…', () => host().servers.refreshTools());
     tree.refresh();
   });
 
@@ -100,16 +116,16 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable {
     void vscode.window.showInformationMessage(`MCP Host: secret "${name}" deleted.`);
   });
 
-  register(COMMANDS.restartServer, (node: ServerNode) => inView(`Restarting ${node.name}…`, () => host().restartServer(serverOf(node))));
-  register(COMMANDS.stopServer, (node: ServerNode) => inView(`Stopping ${node.name}…`, () => host().stopServer(serverOf(node))));
+  register(COMMANDS.restartServer, (node: ServerNode) => inView(`Restarting ${node.name}…`, () => host().servers.restartServer(serverOf(node))));
+  register(COMMANDS.stopServer, (node: ServerNode) => inView(`Stopping ${node.name}…`, () => host().servers.stopServer(serverOf(node))));
   register(COMMANDS.startServer, async (node: ServerNode) => {
-    if (!host().isTrusted) {
+    if (!host().snapshot().trusted) {
       void vscode.window.showWarningMessage('MCP Host: the workspace is not trusted, so no MCP server is started.');
       return;
     }
-    await inView(`Starting ${node.name}…`, () => host().startServer(serverOf(node)));
+    await inView(`Starting ${node.name}…`, () => host().servers.startServer(serverOf(node)));
   });
-  register(COMMANDS.refreshTools, (node: ServerNode) => inView(`Refreshing ${node.name}…`, () => host().refreshTools(serverOf(node))));
+  register(COMMANDS.refreshTools, (node: ServerNode) => inView(`Refreshing ${node.name}…`, () => host().servers.refreshTools(serverOf(node))));
 
   register(COMMANDS.showToolDefinition, (node: ToolNode) => definitions.show(toolOf(node).server, toolOf(node).tool.name));
 
@@ -122,33 +138,35 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable {
 
   register(COMMANDS.callTool, async (node: ToolNode) => {
     const t = toolOf(node);
-    const entry = host().registry.find(t.server, t.tool.name);
-    if (!entry || !host().isVisible(entry)) {
+    const view = host().snapshot().tool(t.server, t.tool.name);
+    const name = view?.exposedName;
+    if (!view || name === undefined || !view.visible) {
       throw new Error(`the tool "${t.tool.name}" of server "${t.server}" is not available to the active role`);
     }
     const input = await vscode.window.showInputBox({
-      title: `Call ${entry.name}`,
-      prompt: `Arguments for "${entry.tool.name}" of server "${entry.server}" as a JSON object. The call goes through confirmation and the audit like a model's.`,
-      value: argumentTemplate(entry.tool.inputSchema),
+      title: `Call ${name}`,
+      prompt: `Arguments for "${view.tool.name}" of server "${view.server}" as a JSON object. The call goes through confirmation and the audit like a model's.`,
+      value: argumentTemplate(view.tool.inputSchema),
       ignoreFocusOut: true,
       validateInput: validateArgumentsJson,
     });
     if (input === undefined) return;
     const args: unknown = input.trim() ? JSON.parse(input) : {};
     const result = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Calling ${entry.name}…`, cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: `Calling ${name}…`, cancellable: true },
       (_progress, token) => {
         const abort = new AbortController();
         const sub = token.onCancellationRequested(() => abort.abort());
         return host()
-          .call({ name: entry.name, args, signal: abort.signal })
+          .call({ name, args, signal: abort.signal })
           .finally(() => sub.dispose());
       },
     );
-    await results.open(`${entry.name}.json`, callResultDocument(result));
+    await results.open(`${name}.json`, callResultDocument(result));
   });
 
-  return vscode.Disposable.from(...disposables);
+  deps.more?.(register);
+  return disposables;
 }
 
 function serverOf(node: TreeNode | undefined): string {

@@ -1,15 +1,28 @@
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { McpHost } from '../core/host/mcpHost';
+import { CLIENT_INFO } from '../core/host/mcpHostOptions';
 import { DEFAULTS } from '../core/settings/hostSettings';
-import { parseSettings, SETTINGS_SECTION } from '../core/settings/parseSettings';
-import { Emitter, type Event } from '../core/util/event';
+import { SETTINGS_SECTION } from '../core/settings/settingPath';
+import type { ImportResult } from '../core/sources/importServers';
+import { loadHostSettings, type LoadedSettings } from '../core/sources/loadHostSettings';
+import { TelemetryExport } from '../core/telemetry/telemetryExport';
+import { DisposableStore, Emitter, type Event } from '../core/util/event';
+import type { LogLevelSource } from '../core/mcp/serverLogLevel';
 import type { Logger } from '../core/util/logger';
+import { EditorServerRequests } from './editorServerRequests';
+import { ExternalOpener } from './externalOpener';
+import { ImportWatcher } from './importWatcher';
+import { LOCKFILE_NAME } from '../core/pinning/lockfile';
 import { ModalConfirmer } from './modalConfirmer';
+import { ModalConsentPrompt, testConsentPrompt } from './modalConsentPrompt';
 import type { ProblemReporter } from './problemReporter';
+import { SecretCredentialStore } from './secretCredentialStore';
 import { secretNamesIn } from './secretReferences';
 import { SecretStore } from './secretStore';
 import { readWindowSettings } from './settingsReader';
+import { WorkspaceConsentStore } from './workspaceConsentStore';
 
 /** Context key for the Servers view's welcome text. */
 export const SERVERS_SETTINGS_ERROR_CONTEXT = 'mcpHost.serverSettingsInvalid';
@@ -21,25 +34,36 @@ export const SERVERS_SETTINGS_ERROR_CONTEXT = 'mcpHost.serverSettingsInvalid';
 export class HostController implements vscode.Disposable {
   readonly host: McpHost;
   readonly secrets: SecretStore;
+  /** Servers' questions, sampling and roots, answered in the editor. */
+  readonly serverRequests = new EditorServerRequests();
+  /** Opens OAuth sign-in pages (vscode.env.openExternal). */
+  readonly opener = new ExternalOpener();
+  /** OpenTelemetry export of the audit stream (`mcpHost.telemetry.*`). */
+  readonly telemetry: TelemetryExport;
   private readonly _onDidChange = new Emitter<void>();
   /** Anything the views show may have changed: server states, tools, settings, role, trust. */
   readonly onDidChange: Event<void> = this._onDidChange.event;
-  private readonly disposables: { dispose(): void }[] = [];
+  private readonly disposables = new DisposableStore();
   private applying: Promise<void> = Promise.resolve();
   private lastRaw: string;
-  private disposing?: Promise<void>;
+  private loaded: LoadedSettings;
+  private readonly importWatcher = new ImportWatcher(() => void this.reload());
+  private closing?: Promise<void>;
 
   constructor(
     context: vscode.ExtensionContext,
-    private readonly logger: Logger,
+    readonly logger: Logger & LogLevelSource,
     private readonly reporter: ProblemReporter,
   ) {
-    const raw = readWindowSettings();
-    this.lastRaw = JSON.stringify(raw);
-    const { settings, problems } = parseSettings(raw);
+    this.loaded = loadWindowSettings();
+    this.lastRaw = settingsKey(this.loaded);
+    const { settings, problems } = this.loaded;
     this.reportSettingsProblems(problems);
+    this.importWatcher.watch(this.loaded.imported.files);
 
-    this.secrets = new SecretStore(context.secrets, context.globalState, logger, (name) => this.serversUsingSecret(name));
+    this.secrets = new SecretStore(context.secrets, context.globalState, logger, (name) => this.serversUsingSecret(name), (id) =>
+      this.loaded.imported.inputs.find((i) => i.id === id),
+    );
     this.host = new McpHost({
       settings,
       workspaceFolder: workspaceFolderPath(),
@@ -49,22 +73,41 @@ export class HostController implements vscode.Disposable {
       logger,
       defaultAuditPath: defaultAuditPath(context),
       trusted: vscode.workspace.isTrusted,
+      serverRequests: this.serverRequests.ports,
+      credentials: new SecretCredentialStore(context.secrets, logger),
+      openUrl: this.opener.openUrl,
+      logLevel: logger,
+      consent: { store: new WorkspaceConsentStore(context.workspaceState), prompt: testConsentPrompt(context.extensionMode) ?? new ModalConsentPrompt(), via: 'editor' },
     });
 
+    this.telemetry = new TelemetryExport({
+      logger,
+      secrets: this.secrets,
+      env: process.env,
+      workspaceFolder: workspaceFolderPath(),
+      serviceVersion: CLIENT_INFO.version,
+      snapshot: () => this.host.snapshot(),
+    });
+    this.disposables.add(this.telemetry.attach(this.host.onDidRecord));
+    void this.telemetry.configure(settings.telemetry);
+
     const fire = () => this._onDidChange.fire();
-    this.disposables.push(
-      this.secrets,
-      this._onDidChange,
-      this.host.onDidChangeServerState(fire),
-      this.host.onDidChangeToolList(fire),
-      this.host.onDidChangeSettings(fire),
-      this.host.registry.onDidChange(() => {
-        this.reporter.report('tool names', this.host.problems());
+    this.disposables.add(this.importWatcher);
+    this.disposables.add(this.secrets);
+    this.disposables.add(this.serverRequests);
+    this.disposables.add(this._onDidChange);
+    this.disposables.add(
+      this.host.onDidChange(() => {
+        this.reporter.report('tool names', this.host.snapshot().problems);
         fire();
       }),
+    );
+    this.disposables.add(
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration(SETTINGS_SECTION)) void this.reload();
       }),
+    );
+    this.disposables.add(
       vscode.workspace.onDidGrantWorkspaceTrust(() => {
         this.logger.info('workspace trusted: starting servers');
         // The host already holds the servers and roles of the workspace's settings file (read for
@@ -77,28 +120,47 @@ export class HostController implements vscode.Disposable {
           .finally(fire);
         fire();
       }),
-      this.secrets.onDidChange((name) => this.restartServersUsing(name)),
     );
+    this.disposables.add(this.secrets.onDidChange((name) => this.restartServersUsing(name)));
+    this.watchLockfile();
+  }
+
+  /** A lockfile changed on disk (a pull, `mcp-host lock` in a terminal, an approval here) is read again. */
+  private watchLockfile(): void {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    if (!folder) return;
+    const watcher = this.disposables.add(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, LOCKFILE_NAME)));
+    const reload = () => this.host.definitions.reload();
+    for (const on of [watcher.onDidChange, watcher.onDidCreate, watcher.onDidDelete]) this.disposables.add(on(reload));
   }
 
   /** Start the role's servers in the background; returns at once. */
   start(): void {
     const s = this.host.settings;
+    const snapshot = this.host.snapshot();
     this.logger.info(
-      `MCP Host started: ${s.servers.length} server(s) configured, role ${this.host.roleName ?? '(none)'}` +
-        `${this.host.isTrusted ? '' : ', workspace not trusted: no server is started'}; audit: ${this.host.auditPath ?? '(none)'}`,
+      `MCP Host started: ${s.servers.length} server(s) configured, role ${snapshot.role ?? '(none)'}` +
+        `${snapshot.trusted ? '' : ', workspace not trusted: no server is started'}; audit: ${this.host.auditPath ?? '(none)'}`,
     );
     this.host.start().catch((e) => this.logger.error(`starting servers failed: ${errorText(e)}`));
   }
 
-  /** Re-read the settings and apply them when they changed. Resolves when applied. */
+  /** The servers and inputs read from the files of `mcpHost.import`, as last loaded. */
+  get imported(): ImportResult {
+    return this.loaded.imported;
+  }
+
+  /** Re-read the settings and the imported files and apply them when they changed. Resolves when applied. */
   reload(): Promise<void> {
-    const raw = readWindowSettings();
-    const key = JSON.stringify(raw);
+    const loaded = loadWindowSettings();
+    this.importWatcher.watch(loaded.imported.files);
+    const key = settingsKey(loaded);
     if (key === this.lastRaw) return this.applying;
     this.lastRaw = key;
-    const { settings, problems } = parseSettings(raw);
+    this.loaded = loaded;
+    const { settings, problems } = loaded;
     this.reportSettingsProblems(problems);
+    void this.telemetry.configure(settings.telemetry);
     this.applying = this.applying
       .then(() => this.host.applySettings(settings))
       .catch((e) => this.logger.error(`applying settings failed: ${errorText(e)}`))
@@ -118,7 +180,7 @@ export class HostController implements vscode.Disposable {
       this.logger.warn(`could not save mcpHost.activeRole: ${errorText(e)}; the role applies to this window only`);
     }
     // A value in a more specific scope (a folder's settings) can still win: switch this window anyway.
-    if (this.host.roleName !== name) {
+    if (this.host.snapshot().role !== name) {
       await this.host.setRole(name);
       this._onDidChange.fire();
     }
@@ -130,8 +192,8 @@ export class HostController implements vscode.Disposable {
    */
   async whenRoleReady(token?: vscode.CancellationToken): Promise<void> {
     await this.applying;
-    const used = this.host.settings.servers.filter((s) => this.host.rolePolicy.usesServer(s.name));
-    const bound = Math.max(DEFAULTS.connectTimeoutMs, ...used.map((s) => s.connectTimeoutMs)) + 1000;
+    const used = this.host.snapshot().servers.filter((s) => s.usedByRole);
+    const bound = Math.max(DEFAULTS.connectTimeoutMs, ...used.map((s) => s.settings.connectTimeoutMs)) + 1000;
     let cancelled: vscode.Disposable | undefined;
     await Promise.race([
       this.host.whenReady(bound),
@@ -146,9 +208,7 @@ export class HostController implements vscode.Disposable {
 
   /** Whether any server of the active role is still starting or restarting. */
   isSettling(): boolean {
-    return this.host
-      .allConnections()
-      .some((c) => this.host.rolePolicy.usesServer(c.name) && (c.state.kind === 'starting' || c.state.kind === 'restarting'));
+    return this.host.snapshot().servers.some((s) => s.usedByRole && s.settling);
   }
 
   serversUsingSecret(name: string): string[] {
@@ -160,19 +220,16 @@ export class HostController implements vscode.Disposable {
     return [...new Set(this.host.settings.servers.flatMap(secretNamesIn))].sort();
   }
 
+  /** Stops listening and starts ending every server; `close()` waits for the servers to be gone. */
+  dispose(): void {
+    void this.close();
+  }
+
   /** Stops every server; the same promise however often it is called (deactivate and subscriptions both call it). */
-  dispose(): Promise<void> {
-    if (!this.disposing) {
-      for (const d of this.disposables.splice(0).reverse()) {
-        try {
-          d.dispose();
-        } catch {
-          // keep disposing the rest
-        }
-      }
-      this.disposing = this.host.dispose();
-    }
-    return this.disposing;
+  close(): Promise<void> {
+    this.disposables.dispose();
+    this.closing ??= Promise.all([this.host.close(), this.telemetry.close(2000)]).then(() => undefined);
+    return this.closing;
   }
 
   private reportSettingsProblems(problems: Parameters<ProblemReporter['report']>[1]): void {
@@ -182,13 +239,24 @@ export class HostController implements vscode.Disposable {
   }
 
   private restartServersUsing(secret: string): void {
+    const snapshot = this.host.snapshot();
     for (const name of this.serversUsingSecret(secret)) {
-      const c = this.host.connection(name);
-      if (!c || !c.settings.enabled || !this.host.rolePolicy.usesServer(name) || !this.host.isTrusted) continue;
+      const server = snapshot.server(name);
+      if (!server?.usedByRole || !snapshot.trusted) continue;
       this.logger.info(`[${name}] secret "${secret}" changed: restarting`);
-      this.host.restartServer(name).catch((e) => this.logger.error(`[${name}] restart failed: ${errorText(e)}`));
+      this.host.servers.restartServer(name).catch((e) => this.logger.error(`[${name}] restart failed: ${errorText(e)}`));
     }
   }
+}
+
+/** The window's settings plus the servers of the files of `mcpHost.import`. */
+function loadWindowSettings(): LoadedSettings {
+  return loadHostSettings(readWindowSettings(), { workspaceFolder: workspaceFolderPath(), env: process.env, homeDir: homedir() });
+}
+
+/** What decides whether anything changed: the parsed result, not the raw values (an imported file may change alone). */
+function settingsKey(l: LoadedSettings): string {
+  return JSON.stringify([l.settings, l.problems, l.imported.inputs]);
 }
 
 function workspaceFolderPath(): string | undefined {

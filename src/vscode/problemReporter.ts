@@ -1,5 +1,5 @@
 import type { SettingsProblem } from '../core/settings/hostSettings';
-import { formatProblem } from '../core/settings/parseSettings';
+import { formatProblem } from '../core/settings/settingsProblem';
 import type { Logger } from '../core/util/logger';
 
 export interface ProblemNotification {

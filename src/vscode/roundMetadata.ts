@@ -1,4 +1,5 @@
-import type { ToolResultMessagePart, ToolRound } from '../core/agent/agentMessages';
+import { z } from 'zod';
+import type { ToolRound } from '../core/agent/agentMessages';
 import { placeholder, type ModelPart } from '../core/calls/resultConversion';
 
 /** Key of our data in `ChatResult.metadata`. */
@@ -7,23 +8,31 @@ export const METADATA_KEY = 'mcpHost';
 /** Larger binary results are kept as their placeholder line: chat sessions are persisted as JSON. */
 export const MAX_STORED_DATA_BYTES = 512 * 1024;
 
-type StoredPart =
-  | { readonly type: 'text'; readonly text: string }
-  | { readonly type: 'data'; readonly kind: 'image' | 'audio'; readonly mimeType: string; readonly base64: string };
+const storedPartSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text'), text: z.string() }),
+  z.object({ type: z.literal('data'), kind: z.enum(['image', 'audio']), mimeType: z.string(), base64: z.string() }),
+]);
 
-interface StoredRound {
-  readonly text: string;
-  readonly toolCalls: ToolRound['toolCalls'];
-  readonly results: ReadonlyArray<Omit<ToolResultMessagePart, 'parts'> & { readonly parts: readonly StoredPart[] }>;
-}
+const storedRoundSchema = z.object({
+  text: z.string(),
+  toolCalls: z.array(z.object({ callId: z.string(), name: z.string(), input: z.unknown().optional() })),
+  results: z.array(z.object({ callId: z.string(), name: z.string(), outcome: z.string().default(''), parts: z.array(storedPartSchema) })),
+});
 
-export interface StoredTurn {
-  readonly version: 1;
-  readonly role?: string;
-  readonly rounds: readonly StoredRound[];
+/** What {@link toTurnMetadata} keeps of a turn, and what {@link fromTurnMetadata} accepts back. */
+const storedTurnSchema = z.object({
+  version: z.literal(1),
+  role: z.string().optional(),
+  rounds: z.array(storedRoundSchema),
   /** The model's answer after the last tool round. */
-  readonly finalText: string;
-}
+  finalText: z.string(),
+});
+
+/** Chat history is persisted and may come from another version of the extension: trust no field. */
+const metadataSchema = z.object({ [METADATA_KEY]: storedTurnSchema });
+
+type StoredPart = z.infer<typeof storedPartSchema>;
+export type StoredTurn = z.infer<typeof storedTurnSchema>;
 
 export interface ReplayedTurn {
   readonly rounds: readonly ToolRound[];
@@ -47,23 +56,17 @@ export function toTurnMetadata(rounds: readonly ToolRound[], finalText: string, 
 
 /** The rounds kept by {@link toTurnMetadata}, or undefined when the metadata is not ours or is malformed. */
 export function fromTurnMetadata(metadata: unknown): ReplayedTurn | undefined {
-  const m = (metadata as Record<string, unknown> | undefined)?.[METADATA_KEY] as Partial<StoredTurn> | undefined;
-  if (!m || typeof m !== 'object' || m.version !== 1 || !Array.isArray(m.rounds) || typeof m.finalText !== 'string') return undefined;
-  const rounds: ToolRound[] = [];
-  for (const r of m.rounds as unknown[]) {
-    const round = r as Partial<StoredRound>;
-    if (!round || typeof round.text !== 'string' || !Array.isArray(round.toolCalls) || !Array.isArray(round.results)) return undefined;
-    if (!round.toolCalls.every((c) => c && typeof c.callId === 'string' && typeof c.name === 'string')) return undefined;
-    const results: ToolResultMessagePart[] = [];
-    for (const res of round.results) {
-      if (!res || typeof res.callId !== 'string' || typeof res.name !== 'string' || !Array.isArray(res.parts)) return undefined;
-      const parts: (ModelPart | undefined)[] = (res.parts as readonly unknown[]).map(loadPart);
-      if (parts.some((p) => p === undefined)) return undefined;
-      results.push({ callId: res.callId, name: res.name, outcome: String(res.outcome ?? ''), parts: parts as ModelPart[] });
-    }
-    rounds.push({ text: round.text, toolCalls: round.toolCalls, results });
-  }
-  return { rounds, finalText: m.finalText };
+  const parsed = metadataSchema.safeParse(metadata);
+  if (!parsed.success) return undefined;
+  const turn = parsed.data[METADATA_KEY];
+  return {
+    rounds: turn.rounds.map((r) => ({
+      text: r.text,
+      toolCalls: r.toolCalls.map((c) => ({ callId: c.callId, name: c.name, input: c.input })),
+      results: r.results.map((res) => ({ ...res, parts: res.parts.map(loadPart) })),
+    })),
+    finalText: turn.finalText,
+  };
 }
 
 function storePart(p: ModelPart): StoredPart {
@@ -72,11 +75,7 @@ function storePart(p: ModelPart): StoredPart {
   return { type: 'data', kind: p.kind, mimeType: p.mimeType, base64: Buffer.from(p.data).toString('base64') };
 }
 
-function loadPart(p: unknown): ModelPart | undefined {
-  const part = p as Partial<StoredPart> | undefined;
-  if (part?.type === 'text' && typeof part.text === 'string') return { type: 'text', text: part.text };
-  if (part?.type === 'data' && (part.kind === 'image' || part.kind === 'audio') && typeof part.mimeType === 'string' && typeof part.base64 === 'string') {
-    return { type: 'data', kind: part.kind, mimeType: part.mimeType, data: new Uint8Array(Buffer.from(part.base64, 'base64')) };
-  }
-  return undefined;
+function loadPart(p: StoredPart): ModelPart {
+  if (p.type === 'text') return p;
+  return { type: 'data', kind: p.kind, mimeType: p.mimeType, data: new Uint8Array(Buffer.from(p.base64, 'base64')) };
 }

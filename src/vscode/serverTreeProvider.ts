@@ -1,17 +1,13 @@
 import * as vscode from 'vscode';
+import type { HostSnapshot } from '../core/host/hostSnapshot';
 import type { McpHost } from '../core/host/mcpHost';
-import { ConnectionState } from '../core/mcp/connectionState';
 import type { Event } from '../core/util/event';
-import {
-  descriptionChangeNodes,
-  eventNodes,
-  eventToolNodes,
-  toTreeItem,
-  type DetailNode,
-  type ServerNode,
-  type ToolNode,
-  type TreeNode,
-} from './treeItems';
+import { budgetTreeNode } from './budgetTreeNode';
+import { catalogChildren, catalogFolders } from './catalogTreeNodes';
+import { descriptionChangeNodes, eventNodes, eventToolNodes } from './eventTreeItems';
+import { toTreeItem } from './treeItems';
+import type { RoleToolMeasure } from './toolBudgetTally';
+import type { DetailNode, ServerNode, TreeNode } from './treeNodes';
 
 export const SERVERS_VIEW_ID = 'mcpHost.servers';
 const REFRESH_DEBOUNCE_MS = 100;
@@ -26,6 +22,8 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   constructor(
     private readonly host: () => McpHost,
     onDidChange: Event<void>,
+    /** The active role's tools and tokens, shown as the first row. */
+    private readonly budget?: () => RoleToolMeasure | undefined,
   ) {
     this.subscription = onDidChange(() => this.scheduleRefresh());
   }
@@ -42,17 +40,23 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   }
 
   getChildren(node?: TreeNode): TreeNode[] {
-    const host = this.host();
-    if (!node) return host.settings.servers.map((s) => this.serverNode(s.name)).filter((n): n is ServerNode => !!n);
+    const snapshot = this.host().snapshot();
+    if (!node) {
+      const measure = this.budget?.();
+      const servers = snapshot.servers.map((s): ServerNode => ({ kind: 'server', role: snapshot.role, ...s }));
+      return measure && measure.tools > 0 ? [budgetTreeNode(measure), ...servers] : servers;
+    }
     switch (node.kind) {
       case 'server':
-        return this.serverChildren(node);
+        return this.serverChildren(snapshot, node.name);
       case 'events':
-        return eventNodes(node.server, host.registry.history(node.server));
+        return eventNodes(node.server, snapshot.server(node.server)?.history ?? []);
       case 'event':
         return eventToolNodes(node);
       case 'eventTool':
         return descriptionChangeNodes(node);
+      case 'catalog':
+        return catalogChildren(snapshot, node);
       default:
         return [];
     }
@@ -72,29 +76,12 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     }, REFRESH_DEBOUNCE_MS);
   }
 
-  private serverNode(name: string): ServerNode | undefined {
-    const host = this.host();
-    const settings = host.settings.servers.find((s) => s.name === name);
-    const connection = host.connection(name);
-    if (!settings || !connection) return undefined;
-    return {
-      kind: 'server',
-      name,
-      settings,
-      state: connection.state,
-      role: host.roleName,
-      usedByRole: host.rolePolicy.usesServer(name),
-      toolCount: connection.tools.length,
-    };
-  }
-
-  private serverChildren(node: ServerNode): TreeNode[] {
-    const host = this.host();
-    const connection = host.connection(node.name);
-    const state = connection?.state ?? node.state;
+  private serverChildren(snapshot: HostSnapshot, name: string): TreeNode[] {
+    const server = snapshot.server(name);
+    if (!server) return [];
     const out: TreeNode[] = [];
-    const detail = (suffix: string, d: Omit<DetailNode, 'kind' | 'id'>): DetailNode => ({ kind: 'detail', id: `server:${node.name}/${suffix}`, ...d });
-    if (state.kind === 'untrusted') {
+    const detail = (suffix: string, d: Omit<DetailNode, 'kind' | 'id'>): DetailNode => ({ kind: 'detail', id: `server:${name}/${suffix}`, ...d });
+    if (server.state.kind === 'untrusted') {
       out.push(
         detail('untrusted', {
           label: 'Not started: the workspace is not trusted',
@@ -102,33 +89,37 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
           command: { command: 'workbench.trust.manage', title: 'Manage Workspace Trust' },
         }),
       );
-    } else if (state.kind === 'error') {
-      out.push(detail('error', { label: 'Error', description: state.message, tooltip: state.message, icon: 'error' }));
+    } else if (server.needsSignIn) {
+      out.push(
+        detail('signIn', {
+          label: 'Sign In',
+          description: server.issuer ? `with ${server.issuer}` : undefined,
+          tooltip: `Open the sign-in page${server.issuer ? ` of ${server.issuer}` : ''} in your browser`,
+          icon: 'account',
+          command: { command: 'mcpHost.signIn', title: 'Sign In', arguments: [name] },
+        }),
+      );
+    } else if (server.failure !== undefined) {
+      out.push(detail('error', { label: server.consent === 'refused' ? 'Not allowed' : 'Error', description: server.failure, tooltip: server.failure, icon: 'error' }));
     }
-    // A server may list a name twice (the registry keeps the first): one node per name keeps ids unique.
-    const seen = new Set<string>();
-    const tools = (connection?.tools ?? []).filter((t) => !seen.has(t.name) && !!seen.add(t.name));
-    const problems = host.problems().filter((p) => p.server === node.name);
-    for (const tool of tools) {
-      const entry = host.registry.find(node.name, tool.name);
-      const toolNode: ToolNode = entry
-        ? { kind: 'tool', server: node.name, tool: entry.tool, exposedName: entry.name, visible: host.isVisible(entry), role: host.roleName, rule: host.ruleFor(entry) }
-        : {
-            kind: 'tool',
-            server: node.name,
-            tool,
-            exposedName: undefined,
-            visible: false,
-            role: host.roleName,
-            rule: 'ask',
-            problem: problems.find((p) => p.message.includes(`"${tool.name}"`))?.message ?? 'its name conflicts with another tool (mcpHost.toolNames is "reject")',
-          };
-      out.push(toolNode);
+    if (server.pendingReview) {
+      out.push(
+        detail('review', {
+          label: 'Review Tool Changes…',
+          description: server.quarantinedCount ? `${server.quarantinedCount} quarantined` : 'tools removed since the review',
+          tooltip: 'Compare the definitions with mcp-host.lock.json and approve or reject them',
+          icon: 'diff',
+          command: { command: 'mcpHost.reviewToolChanges', title: 'Review Tool Changes…', arguments: [{ kind: 'server', name }] },
+        }),
+      );
     }
-    if (tools.length === 0 && (ConnectionState.isConnected(state) || state.kind === 'stopped' || state.kind === 'idle')) {
-      out.push(detail('noTools', { label: ConnectionState.isConnected(state) ? 'No tools' : 'No tools: not running', icon: 'info' }));
+    const tools = snapshot.tools(name);
+    for (const tool of tools) out.push({ kind: 'tool', role: snapshot.role, ...tool });
+    if (tools.length === 0 && (server.connected || (server.canStart && server.failure === undefined))) {
+      out.push(detail('noTools', { label: server.connected ? 'No tools' : 'No tools: not running', icon: 'info' }));
     }
-    out.push({ kind: 'events', server: node.name, events: host.registry.history(node.name) });
+    out.push(...catalogFolders(snapshot, name));
+    out.push({ kind: 'events', server: name, events: server.history });
     return out;
   }
 }

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { KNOWN_SETTING_KEYS, SETTINGS_SECTION } from '../core/settings/parseSettings';
+import { SETTINGS_SECTION } from '../core/settings/settingPath';
+import { KNOWN_SETTING_KEYS } from '../core/settings/settingsSchema';
 import { readWorkspaceSettings as readSettingsFile } from '../core/settings/settingsFile';
 
 /** The part of `vscode.WorkspaceConfiguration` the reader needs (a fake in tests). */

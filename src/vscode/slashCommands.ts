@@ -1,9 +1,8 @@
-import type { ConfirmationRule } from '../core/policy/confirmationPolicy';
-import { ConnectionState } from '../core/mcp/connectionState';
+import type { ServerView } from '../core/host/hostSnapshot';
 import { escapeMarkdown, firstLine } from './escapeMarkdown';
 
 /** The chat participant's slash commands and the markdown they answer with (pure, for tests). */
-export const SLASH_COMMANDS = ['role', 'tools', 'servers'] as const;
+export const SLASH_COMMANDS = ['role', 'tools', 'servers', 'resources', 'prompt'] as const;
 export type SlashCommand = (typeof SLASH_COMMANDS)[number];
 
 /** Argument of `/role` that selects "no role" (unless a role has that name). */
@@ -19,16 +18,15 @@ export interface ToolSummary {
   /** Exposed name. */
   readonly name: string;
   readonly server: string;
-  readonly rule: ConfirmationRule;
+  readonly rule: 'ask' | 'auto';
   readonly description?: string;
 }
 
-export interface ServerSummary {
-  readonly name: string;
-  readonly state: ConnectionState;
-  readonly usedByRole: boolean;
-  readonly toolCount: number;
-}
+export type ServerSummary = Pick<ServerView, 'name' | 'description' | 'connected' | 'usedByRole' | 'toolCount'> &
+  Partial<Pick<ServerView, 'needsSignIn'>> & {
+    /** `source`: the file an imported server comes from. */
+    readonly settings?: Pick<ServerView['settings'], 'source'>;
+  };
 
 export function roleLabel(role: string | undefined): string {
   return role ? `**${escapeMarkdown(role)}**` : '_no role_ (every enabled server, every tool)';
@@ -51,8 +49,9 @@ export function rolesMarkdown(roles: readonly RoleSummary[], active: string | un
   return lines.join('\n');
 }
 
-export function toolsMarkdown(role: string | undefined, tools: readonly ToolSummary[], notes: readonly string[] = []): string {
+export function toolsMarkdown(role: string | undefined, tools: readonly ToolSummary[], notes: readonly string[] = [], budget?: string): string {
   const lines = [`Tools of ${roleLabel(role)}: ${tools.length}`, ''];
+  if (budget) lines.push(`Budget: ${escapeMarkdown(budget)}`, '');
   if (tools.length) {
     lines.push('| Tool | Server | Confirmation | Description |', '| --- | --- | --- | --- |');
     for (const t of tools) {
@@ -66,17 +65,34 @@ export function toolsMarkdown(role: string | undefined, tools: readonly ToolSumm
   return lines.join('\n');
 }
 
+/** A quarantined tool as `/tools` lists it: its name, server and why (never its new definition). */
+export interface QuarantinedSummary {
+  readonly name: string;
+  readonly server: string;
+  readonly message: string;
+}
+
+/** The note `/tools` adds for quarantined tools. */
+export function quarantineNote(items: readonly QuarantinedSummary[]): string[] {
+  if (!items.length) return [];
+  const lines = [`Quarantined, offered to no role until a person reviews them (**MCP Host: Review Tool Changes…**):`];
+  for (const q of items) lines.push(`- \`${q.name}\` (${escapeMarkdown(q.server)}): ${escapeMarkdown(q.message)}`);
+  return [lines.join('\n')];
+}
+
 export function serversMarkdown(role: string | undefined, servers: readonly ServerSummary[], trusted: boolean): string {
   const lines = [`Servers (role: ${roleLabel(role)}):`, ''];
   if (!trusted) lines.push('⚠ This workspace is not trusted: MCP Host starts no servers until you trust it.', '');
   if (servers.length === 0) {
-    lines.push('No servers are configured. Add them under `mcpHost.servers` in the workspace settings.');
+    lines.push('No servers are configured. Add them under `mcpHost.servers` in the workspace settings, or in `.vscode/mcp.json` / `.mcp.json`.');
     return lines.join('\n');
   }
   for (const s of servers) {
     const used = s.usedByRole ? '' : ' — not used by this role';
-    const tools = ConnectionState.isConnected(s.state) ? `, ${s.toolCount} tool${s.toolCount === 1 ? '' : 's'}` : '';
-    lines.push(`- \`${s.name}\`: ${escapeMarkdown(ConnectionState.describe(s.state))}${tools}${used}`);
+    const tools = s.connected ? `, ${s.toolCount} tool${s.toolCount === 1 ? '' : 's'}` : '';
+    const signIn = s.needsSignIn ? ' — use **Sign In** on it in the MCP Host view (or the command "MCP Host: Sign In")' : '';
+    const from = s.settings?.source ? ` (from \`${s.settings.source}\`)` : '';
+    lines.push(`- \`${s.name}\`${from}: ${escapeMarkdown(s.description)}${tools}${used}${signIn}`);
   }
   return lines.join('\n');
 }

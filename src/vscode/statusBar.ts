@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
+import type { HostSnapshot } from '../core/host/hostSnapshot';
 import type { McpHost } from '../core/host/mcpHost';
-import { ConnectionState } from '../core/mcp/connectionState';
 import type { Event } from '../core/util/event';
 
 export interface StatusBarView {
@@ -9,19 +9,15 @@ export interface StatusBarView {
   readonly warning: boolean;
 }
 
-/** `$(tools) MCP: support` or `$(tools) MCP: no role`; a warning look when a server of the role is in error. */
-export function statusBarView(
-  role: string | undefined,
-  servers: readonly { readonly name: string; readonly state: ConnectionState; readonly usedByRole: boolean }[],
-  trusted = true,
-): StatusBarView {
-  const used = servers.filter((s) => s.usedByRole);
-  const failing = used.filter((s) => s.state.kind === 'error');
-  const lines = [`MCP Host role: ${role ?? '(no role)'} — click to switch`];
-  if (!trusted) lines.push('The workspace is not trusted: no MCP server is started.');
-  for (const s of used) lines.push(`${s.name}: ${ConnectionState.describe(s.state)}`);
+/** `$(tools) MCP: support` or `$(tools) MCP: no role`; a warning look when a server of the role is in error or needs sign-in. */
+export function statusBarView(snapshot: Pick<HostSnapshot, 'role' | 'trusted' | 'servers'>): StatusBarView {
+  const used = snapshot.servers.filter((s) => s.usedByRole);
+  const failing = used.filter((s) => s.failure !== undefined || s.needsSignIn);
+  const lines = [`MCP Host role: ${snapshot.role ?? '(no role)'} — click to switch`];
+  if (!snapshot.trusted) lines.push('The workspace is not trusted: no MCP server is started.');
+  for (const s of used) lines.push(`${s.name}: ${s.description}`);
   return {
-    text: `$(tools) MCP: ${role ?? 'no role'}`,
+    text: `$(tools) MCP: ${snapshot.role ?? 'no role'}`,
     tooltip: lines.join('\n'),
     warning: failing.length > 0,
   };
@@ -45,9 +41,7 @@ export class RoleStatusBar implements vscode.Disposable {
   }
 
   update(): void {
-    const host = this.host();
-    const servers = host.allConnections().map((c) => ({ name: c.name, state: c.state, usedByRole: host.rolePolicy.usesServer(c.name) }));
-    const view = statusBarView(host.roleName, servers, host.isTrusted);
+    const view = statusBarView(this.host().snapshot());
     this.item.text = view.text;
     this.item.tooltip = view.tooltip;
     this.item.backgroundColor = view.warning ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;

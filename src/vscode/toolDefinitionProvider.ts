@@ -34,17 +34,16 @@ export class ToolDefinitionProvider implements vscode.TextDocumentContentProvide
   provideTextDocumentContent(uri: vscode.Uri): string {
     const id = parseToolDefinitionUri(uri);
     if (!id) return `// not a tool definition URI: ${uri.toString()}\n`;
-    const host = this.host();
-    const entry = host.registry.find(id.server, id.tool);
-    const tool = entry?.tool ?? host.connection(id.server)?.tools.find((t) => t.name === id.tool);
-    if (!tool) return `// server "${id.server}" has no tool "${id.tool}" (any more)\n`;
+    const view = this.host().snapshot().tool(id.server, id.tool);
+    if (!view) return `// server "${id.server}" has no tool "${id.tool}" (any more)\n`;
+    const loaded = view.exposedName !== undefined;
     const doc = {
       server: id.server,
-      exposedName: entry?.name ?? null,
-      visibleToRole: entry ? host.isVisible(entry) : false,
-      confirmation: entry ? host.ruleFor(entry) : null,
-      definitionHash: entry?.definitionHash ?? null,
-      definition: tool,
+      exposedName: view.exposedName ?? null,
+      visibleToRole: loaded && view.visible,
+      confirmation: loaded ? view.rule : null,
+      definitionHash: view.definitionHash ?? null,
+      definition: view.tool,
     };
     return JSON.stringify(doc, null, 2) + '\n';
   }

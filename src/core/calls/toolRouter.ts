@@ -3,14 +3,20 @@ import type { AuditLog } from '../audit/auditLog';
 import type { CallOutcome, ConfirmedBy } from '../audit/auditRecord';
 import { redactArguments, summarize } from '../audit/redactArguments';
 import { ConnectionState } from '../mcp/connectionState';
-import { ServerUnavailableError, errorText, type ServerConnection } from '../mcp/serverConnection';
-import type { ConfirmationPolicy } from '../policy/confirmationPolicy';
-import type { RolePolicy } from '../policy/rolePolicy';
-import type { SessionApprovals } from '../policy/sessionApprovals';
+import { ServerUnavailableError } from '../mcp/serverConnection';
+import type { ServerFleet } from '../mcp/serverFleet';
+import type { Quarantine } from '../pinning/pinningPolicy';
+import type { ActivePolicies } from '../policy/activePolicies';
+import type { RuleHit } from '../policy/argumentRules';
 import type { RegistryEntry, ToolRegistry } from '../tools/toolRegistry';
+import { errorText } from '../util/errorText';
 import type { Logger } from '../util/logger';
+import type { ProgressListener } from '../mcp/callProgress';
 import { ArgumentValidator } from './argumentValidator';
-import type { ConfirmationAnswer, ConfirmationRequest, Confirmer } from './confirmer';
+import { callProgressReport, timeoutText } from './callProgressReport';
+import { parseCallArguments } from './callArguments';
+import { ConfirmationQueue } from './confirmationQueue';
+import type { Confirmer } from './confirmer';
 import { convertResult, type ModelPart } from './resultConversion';
 
 export interface ToolCallRequest {
@@ -20,6 +26,8 @@ export interface ToolCallRequest {
   readonly args?: unknown;
   /** The caller's Stop. */
   readonly signal?: AbortSignal;
+  /** Progress and task status of the call, as the server reports them (also logged). */
+  readonly onProgress?: ProgressListener;
 }
 
 export interface ToolCallResult {
@@ -36,60 +44,65 @@ export interface ToolCallResult {
   /** What goes back to the model. */
   readonly parts: readonly ModelPart[];
   readonly modelText: string;
-}
-
-/** What the router needs from the host; read on every call so settings changes apply at once. */
-export interface RouterContext {
-  readonly registry: ToolRegistry;
-  connection(server: string): ServerConnection | undefined;
-  rolePolicy(): RolePolicy;
-  confirmationPolicy(): ConfirmationPolicy;
-  timeoutMs(server: string): number;
-  maxResultChars(): number;
+  /** The argument rule that decided the call (denied, asked, or allowed it), if any. */
+  readonly rule?: RuleHit;
 }
 
 export interface ToolRouterOptions {
-  readonly context: RouterContext;
+  readonly registry: ToolRegistry;
+  readonly servers: ServerFleet;
+  /** Read on every call, so a settings or role change applies at once. */
+  readonly policies: ActivePolicies;
   readonly confirmer: Confirmer;
   readonly audit: AuditLog;
-  readonly approvals: SessionApprovals;
   readonly logger: Logger;
-  /** CLI `--yes`: calls that need confirmation run, recorded as confirmed by "flag". */
-  readonly assumeYes?: boolean;
+  /** Tools whose definition is not the reviewed one (mcpHost.pinning); none when absent. */
+  readonly pins?: { quarantine(server: string, tool: string): Quarantine | undefined };
 }
 
 /**
- * The one path of every tool call: look up → role check → validate → confirm → `tools/call` with
+ * The one path of every tool call: look up → role check → quarantine → validate → confirm → `tools/call` with
  * a timeout → convert → audit. Every outcome is a result for the model; nothing throws out.
  */
 export class ToolRouter {
   private readonly validator: ArgumentValidator;
-  private confirmations: Promise<unknown> = Promise.resolve();
+  private readonly confirmations: ConfirmationQueue;
 
   constructor(private readonly options: ToolRouterOptions) {
     this.validator = new ArgumentValidator((tool, error) =>
       options.logger.warn(`input schema of tool "${tool}" cannot be compiled, arguments are not checked: ${error}`),
     );
+    this.confirmations = new ConfirmationQueue(options.confirmer, options.policies.approvals, options.logger);
   }
 
   async call(request: ToolCallRequest): Promise<ToolCallResult> {
     const started = performance.now();
-    const ctx = this.options.context;
-    const role = ctx.rolePolicy();
-    const entry = ctx.registry.lookup(request.name);
-    const base = { name: request.name, started, role: role.roleName };
+    const { registry, servers, policies } = this.options;
+    const policy = policies.current;
+    const entry = registry.lookup(request.name);
+    const base: CallBase = { name: request.name, started, role: policy.roleName };
 
     // Outside the role is answered exactly like an unknown name.
-    if (!entry || !role.allows(entry.server, entry.tool.name)) {
+    if (!entry || !policy.allows(entry.server, entry.tool.name)) {
       // Parsed when possible, so the audit's key-based redaction also covers JSON-string arguments.
-      const asSent = parseArgs(request.args);
+      const asSent = parseCallArguments(request.args);
       return this.finish(base, undefined, asSent.ok ? asSent.args : request.args, {
         outcome: 'notFound',
         text: `Tool "${request.name}" is not available. Use only the tools offered in this request.`,
       });
     }
 
-    const parsed = parseArgs(request.args);
+    // A definition nobody reviewed is never called; the answer says why, never what the definition says now.
+    const quarantine = this.options.pins?.quarantine(entry.server, entry.tool.name);
+    if (quarantine) {
+      const asSent = parseCallArguments(request.args);
+      return this.finish(base, entry, asSent.ok ? asSent.args : request.args, {
+        outcome: 'quarantined',
+        text: `Tool "${request.name}" is quarantined and was not called: ${quarantine.message}. It stays unavailable until a person reviews it; do not call it again.`,
+      });
+    }
+
+    const parsed = parseCallArguments(request.args);
     if (!parsed.ok) return this.finish(base, entry, request.args, { outcome: 'invalidArgs', text: invalidArgsText(entry, [parsed.error]) });
     const args = parsed.args;
     const check = this.validator.validate(entry.tool, entry.definitionHash, args);
@@ -101,52 +114,56 @@ export class ToolRouter {
     let confirmedBy: ConfirmedBy;
     const server = entry.server;
     const tool = entry.tool.name;
-    if (ctx.confirmationPolicy().rule(server, tool) === 'auto') confirmedBy = 'policy';
-    else if (this.options.approvals.has(role.roleName, server, tool)) confirmedBy = 'session';
-    else if (this.options.assumeYes) confirmedBy = 'flag';
+    const approvals = policies.approvals;
+    // Argument rules (mcpHost.rules, the role's rules): deny > confirm > allow > autoApprove/confirm.
+    const ruling = policy.argumentRules.judge(server, tool, args);
+    base.rule = ruling.rule;
+    if (ruling.action === 'deny') return this.finish(base, entry, args, { outcome: 'denied', text: ruleDeniedText(entry, ruling.rule!) });
+    const ruleAsks = ruling.action === 'confirm'; // asks every time: no session approval, no autoApprove
+    if (ruling.action === 'allow' || (!ruleAsks && policy.rule(server, tool) === 'auto')) confirmedBy = 'policy';
+    else if (!ruleAsks && approvals.has(policy.roleName, server, tool)) confirmedBy = 'session';
+    else if (policy.assumeYes) confirmedBy = 'flag';
     else {
-      const answer = await this.askInTurn(entry, args, role.roleName, request.signal);
+      const answer = await this.confirmations.ask(entry, args, policy.roleName, request.signal, ruleAsks ? ruling.rule : undefined);
       if (request.signal?.aborted) return this.finish(base, entry, args, { outcome: 'cancelled', text: cancelledText(entry) });
       if (answer === 'deny') {
         return this.finish(base, entry, args, {
           outcome: 'denied',
-          text: `The user denied the call to tool "${entry.name}". Do not call it again unless the user asks for it.`,
+          text: `The user denied the call to tool "${entry.name}"${ruleAsks ? ` (asked because of ${ruleLabel(ruling.rule!)})` : ''}. Do not call it again unless the user asks for it.`,
         });
       }
-      if (answer === 'session') this.options.approvals.add(role.roleName, server, tool);
-      confirmedBy = answer === 'session' ? 'session' : 'user';
+      const forSession = answer === 'session' && !ruleAsks;
+      if (forSession) approvals.add(policy.roleName, server, tool);
+      confirmedBy = forSession ? 'session' : 'user';
     }
 
-    const connection = ctx.connection(server);
+    const connection = servers.get(server);
     if (!connection || !ConnectionState.isConnected(connection.state)) {
       const state = connection ? ConnectionState.describe(connection.state) : 'not running';
       return this.finish(base, entry, args, { outcome: 'error', text: `Tool "${entry.name}" failed: server "${server}" is ${state}.`, confirmedBy });
     }
 
-    const timeoutMs = ctx.timeoutMs(server);
+    const timeoutMs = policy.timeoutFor(server);
     let result: CallToolResult;
     try {
-      result = await connection.callTool(tool, args, { timeoutMs, signal: request.signal });
+      const onProgress = callProgressReport(this.options.logger, entry.name, (t) => connection.redact(t), request.onProgress);
+      result = await connection.callTool(tool, args, { timeoutMs, signal: request.signal, onProgress, ...policy.progressFor(server) });
     } catch (e) {
       if (request.signal?.aborted) return this.finish(base, entry, args, { outcome: 'cancelled', text: cancelledText(entry), confirmedBy });
       if (e instanceof McpError && e.code === ErrorCode.RequestTimeout) {
-        return this.finish(base, entry, args, {
-          outcome: 'timeout',
-          text: `Tool "${entry.name}" timed out after ${timeoutMs} ms; the server was told to cancel it. Try something else or ask the user.`,
-          confirmedBy,
-        });
+        return this.finish(base, entry, args, { outcome: 'timeout', text: timeoutText(entry.name, e, timeoutMs), confirmedBy });
       }
       let reason = connection.redact(errorText(e));
       if (e instanceof McpError && e.code === ErrorCode.ConnectionClosed) {
-        const state = stateOf(connection); // re-read: the close changed it
-        reason = `server "${server}" closed the connection during the call` + (state.kind === 'restarting' ? ` (${state.reason}); it is being restarted` : '');
+        const restart = ConnectionState.restartReason(connection.state); // re-read: the close changed it
+        reason = `server "${server}" closed the connection during the call` + (restart ? ` (${restart}); it is being restarted` : '');
       } else if (e instanceof ServerUnavailableError) {
         reason = e.message;
       }
       return this.finish(base, entry, args, { outcome: 'error', text: `Tool "${entry.name}" failed: ${reason}`, confirmedBy });
     }
 
-    const converted = convertResult(result, ctx.maxResultChars());
+    const converted = convertResult(result, policy.maxResultChars);
     return this.finish(base, entry, args, {
       outcome: result.isError ? 'isError' : 'ok',
       confirmedBy,
@@ -157,37 +174,8 @@ export class ToolRouter {
     });
   }
 
-  /** Confirmations are asked one at a time even when calls run in parallel. */
-  private askInTurn(entry: RegistryEntry, args: Record<string, unknown>, role: string | undefined, signal?: AbortSignal) {
-    const ask = async () => {
-      if (signal?.aborted) return 'deny' as const;
-      // A second call of the same tool may have been allowed for the session while this one waited.
-      if (this.options.approvals.has(role, entry.server, entry.tool.name)) return 'session' as const;
-      try {
-        const request: ConfirmationRequest = {
-          role,
-          name: entry.name,
-          server: entry.server,
-          tool: entry.tool.name,
-          title: entry.tool.title ?? entry.tool.annotations?.title,
-          description: entry.tool.description,
-          args,
-          annotations: entry.tool.annotations,
-        };
-        return await untilAborted(this.options.confirmer.confirm(request, signal), signal);
-      } catch (e) {
-        // Failing to ask is never consent.
-        this.options.logger.warn(`confirmation for "${entry.name}" failed, treated as denied: ${errorText(e)}`);
-        return 'deny' as const;
-      }
-    };
-    const turn = this.confirmations.then(ask, ask);
-    this.confirmations = turn.catch(() => undefined);
-    return turn;
-  }
-
   private async finish(
-    base: { name: string; started: number; role: string | undefined },
+    base: CallBase,
     entry: RegistryEntry | undefined,
     args: unknown,
     r: {
@@ -215,6 +203,7 @@ export class ToolRouter {
       structuredContent: r.structuredContent,
       parts,
       modelText,
+      ...(base.rule ? { rule: base.rule } : {}),
     };
     const redact = r.redact ?? ((t: string) => t);
     // The record is written before the result is returned.
@@ -232,26 +221,26 @@ export class ToolRouter {
       confirmedBy: result.confirmedBy,
       result: summarize(redact(modelText)),
       definitionHash: entry?.definitionHash ?? null,
+      ...(base.rule ? { rule: base.rule } : {}),
     });
     this.options.logger.info(`call ${base.name} → ${r.outcome} in ${durationMs} ms${result.confirmedBy ? ` (confirmed by ${result.confirmedBy})` : ''}`);
     return result;
   }
 }
 
-function parseArgs(raw: unknown): { ok: true; args: Record<string, unknown> } | { ok: false; error: string } {
-  let value = raw;
-  if (value === undefined || value === null || value === '') return { ok: true, args: {} };
-  if (typeof value === 'string') {
-    try {
-      value = JSON.parse(value);
-    } catch (e) {
-      return { ok: false, error: `arguments are not valid JSON: ${errorText(e)}` };
-    }
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return { ok: false, error: `arguments must be a JSON object, got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}` };
-  }
-  return { ok: true, args: value as Record<string, unknown> };
+interface CallBase {
+  readonly name: string;
+  readonly started: number;
+  readonly role: string | undefined;
+  rule?: RuleHit;
+}
+
+function ruleLabel(rule: RuleHit): string {
+  return `rule ${rule.setting}: ${rule.reason}${rule.error ? ` — ${rule.error}` : ''}`;
+}
+
+function ruleDeniedText(entry: RegistryEntry, rule: RuleHit): string {
+  return `The call to tool "${entry.name}" was refused by the host's policy (${ruleLabel(rule)}). The server was not called. Do not retry it with the same arguments; tell the user if it is needed.`;
 }
 
 function invalidArgsText(entry: RegistryEntry, errors: readonly string[]): string {
@@ -260,20 +249,4 @@ function invalidArgsText(entry: RegistryEntry, errors: readonly string[]): strin
 
 function cancelledText(entry: RegistryEntry): string {
   return `The call to tool "${entry.name}" was cancelled by the user.`;
-}
-
-/** A Stop must end the call even when the confirmer does not honour the signal (a modal, a prompt). */
-function untilAborted(answer: Promise<ConfirmationAnswer>, signal?: AbortSignal): Promise<ConfirmationAnswer> {
-  if (!signal) return answer;
-  let onAbort: () => void = () => undefined;
-  const aborted = new Promise<ConfirmationAnswer>((resolve) => {
-    onAbort = () => resolve('deny');
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-  });
-  return Promise.race([answer, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
-}
-
-function stateOf(connection: ServerConnection): ConnectionState {
-  return connection.state;
 }

@@ -39,9 +39,11 @@ export class ProcessStdioTransport implements Transport {
     return this.child?.pid;
   }
 
-  /** How the process ended, once it has. */
-  get exit(): { code: number | null; signal: NodeJS.Signals | null } | undefined {
-    return this.exitInfo;
+  /** How the process ended, once it has: "code 1", "signal SIGKILL". */
+  exitReason(): string | undefined {
+    const e = this.exitInfo;
+    if (!e) return undefined;
+    return e.signal ? `signal ${e.signal}` : `code ${e.code}`;
   }
 
   start(): Promise<void> {

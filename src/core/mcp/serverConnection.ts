@@ -1,44 +1,26 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  ErrorCode,
-  LoggingMessageNotificationSchema,
-  McpError,
-  ToolListChangedNotificationSchema,
-  type CallToolResult,
-  type Implementation,
-  type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { SignInRequiredError } from '../auth/signInRequiredError';
 import type { ServerSettings } from '../settings/hostSettings';
-import type { ResolvedServer } from '../settings/resolveServerSettings';
 import { redactSecrets } from '../settings/redactSecrets';
+import { errorText } from '../util/errorText';
 import { Emitter } from '../util/event';
-import { mcpLevelToLogLevel, type Logger } from '../util/logger';
-import { connectClient } from './connectClient';
-import { ConnectionState } from './connectionState';
+import { wireNotifications } from './clientNotifications';
+import { CoalescedRefresh } from './coalescedRefresh';
+import { ConnectionState, type ServerInfo } from './connectionState';
 import { listAllTools } from './listAllTools';
-import { ProcessStdioTransport } from './processStdioTransport';
-import { DEFAULT_BACKOFF, restartDelay, type BackoffPolicy } from './restartBackoff';
+import { openClient } from './openClient';
+import { RestartSchedule } from './restartBackoff';
+import { ServerCatalogs } from './serverCatalogs';
+import type { ServerConnectionOptions } from './serverConnectionOptions';
+import type { ServerTransport, TransportKind } from './serverTransport';
+import { StderrTail, describeClose, describeStartFailure } from './startFailure';
+import { callToolWithProgress, type ProgressCallOptions } from './progressToolCall';
 
-export interface ServerConnectionOptions {
-  /** Settings as configured: variables are resolved on every start. */
-  readonly settings: ServerSettings;
-  readonly resolve: (settings: ServerSettings) => Promise<ResolvedServer>;
-  readonly logger: Logger;
-  readonly clientInfo: Implementation;
-  readonly backoff?: BackoffPolicy;
-  /** A connection that stays up this long resets the count of consecutive failures. */
-  readonly stableAfterMs?: number;
-  /** Quiet time that coalesces a burst of list_changed notifications into one refresh. */
-  readonly refreshDebounceMs?: number;
-}
+export type { ServerConnectionOptions } from './serverConnectionOptions';
 
 /** Raised by callTool when there is no live connection; the router turns it into an `error` outcome. */
 export class ServerUnavailableError extends Error {}
-
-const STDERR_TAIL = 8;
 
 /**
  * One MCP client for one configured server: transport, `initialize`, tool discovery (all pages),
@@ -55,24 +37,31 @@ export class ServerConnection {
   private _state: ConnectionState = ConnectionState.idle;
   private _tools: readonly Tool[] = [];
   private client?: Client;
-  private transport?: Transport;
-  /** The transport of a start still in initialize: closed too by stop/dispose, or its process outlives us. */
-  private pendingTransport?: Transport;
+  private transport?: ServerTransport;
+  /** The transport of a start still in initialize: closed too by stop/close, or its process outlives us. */
+  private pendingTransport?: ServerTransport;
   private generation = 0;
-  private failures = 0;
-  private connectedAt = 0;
-  private restartTimer?: NodeJS.Timeout;
-  private refreshTimer?: NodeJS.Timeout;
-  private refreshing?: Promise<void>;
-  private refreshAgain = false;
-  private disposed = false;
+  private readonly restarts: RestartSchedule;
+  private readonly refresh: CoalescedRefresh;
+  private closed = false;
   private _secretValues: readonly string[] = [];
-  private readonly stderrTail: string[] = [];
+  private readonly stderr: StderrTail;
   private startPromise?: Promise<void>;
+  /** Resources, templates, prompts and the log level of the connected client. */
+  readonly catalogs: ServerCatalogs;
+  private listUntil?: string;
 
   constructor(private readonly options: ServerConnectionOptions) {
     this.name = options.settings.name;
     if (!options.settings.enabled) this._state = ConnectionState.disabled;
+    this.restarts = new RestartSchedule(options.backoff, options.stableAfterMs);
+    this.stderr = new StderrTail((line) => options.logger.info(`[${this.name}] stderr: ${line}`));
+    this.refresh = new CoalescedRefresh(
+      () => this.discover(this.generation),
+      (e) => this.options.logger.warn(`[${this.name}] refreshing tools failed: ${this.redact(errorText(e))}`),
+      options.refreshDebounceMs ?? 30,
+    );
+    this.catalogs = new ServerCatalogs({ ...options, server: this.name, redact: (t) => this.redact(t), listTimeoutMs: options.settings.connectTimeoutMs });
   }
 
   get settings(): ServerSettings {
@@ -84,24 +73,28 @@ export class ServerConnection {
   get tools(): readonly Tool[] {
     return this._tools;
   }
-  /** Secret values used by this server's settings, to be masked wherever text leaves the host. */
-  get secretValues(): readonly string[] {
-    return this._secretValues;
-  }
-  /** The child process id of a stdio server while it runs. */
+  /** The server's process id while a stdio server runs. */
   get pid(): number | undefined {
-    return this.transport instanceof ProcessStdioTransport ? this.transport.pid : undefined;
+    return this.transport?.pid;
+  }
+  /** How the current connection is carried (after any fallback), while connected. */
+  get transportKind(): TransportKind | undefined {
+    return this.transport?.kind;
+  }
+  /** The MCP session id a Streamable HTTP server assigned (`Mcp-Session-Id`), while connected. */
+  get sessionId(): string | undefined {
+    return this.transport?.transport.sessionId;
   }
 
-  /** Start (or restart) the server; resolves once it is connected or has failed. Never rejects. */
-  start(): Promise<void> {
-    if (this.disposed) return Promise.resolve();
+  /** Start (or restart); resolves once connected or failed, never rejects. `listUntil`: first listing stops at the page naming it. */
+  start(options: { listUntil?: string } = {}): Promise<void> {
+    if (this.closed) return Promise.resolve();
     if (!this.options.settings.enabled) {
       this.setState(ConnectionState.disabled);
       return Promise.resolve();
     }
-    this.clearRestart();
-    this.failures = 0;
+    this.restarts.reset();
+    this.listUntil = options.listUntil;
     this.startPromise = this.connect(1, false);
     return this.startPromise;
   }
@@ -122,10 +115,11 @@ export class ServerConnection {
 
   async stop(): Promise<void> {
     this.generation++;
-    this.clearRestart();
+    this.restarts.clear();
+    this.refresh.cancel();
     await this.closeCurrent();
     this._tools = [];
-    if (!this.disposed) this.setState(this.options.settings.enabled ? ConnectionState.stopped : ConnectionState.disabled);
+    if (!this.closed) this.setState(this.options.settings.enabled ? ConnectionState.stopped : ConnectionState.disabled);
   }
 
   async restart(): Promise<void> {
@@ -140,56 +134,43 @@ export class ServerConnection {
 
   /** Re-read every page of `tools/list` now (coalesced with any refresh in flight). */
   refreshTools(): Promise<void> {
-    if (this.refreshing) {
-      this.refreshAgain = true;
-      return this.refreshing;
-    }
-    this.refreshing = (async () => {
-      try {
-        do {
-          this.refreshAgain = false;
-          await this.discover(this.generation);
-        } while (this.refreshAgain && !this.disposed);
-      } catch (e) {
-        this.options.logger.warn(`[${this.name}] refreshing tools failed: ${this.redact(errorText(e))}`);
-      } finally {
-        this.refreshing = undefined;
-      }
-    })();
-    return this.refreshing;
+    return this.refresh.now();
   }
 
   /**
-   * Send `tools/call`. Timeouts and aborts send `notifications/cancelled` (the SDK does it) and
-   * reject; the router classifies the rejection.
+   * Send `tools/call` with a progress token (as a task when the tool requires it). Timeouts and
+   * aborts send `notifications/cancelled` (or `tasks/cancel`) and reject; the router classifies the rejection.
    */
-  async callTool(
-    tool: string,
-    args: Record<string, unknown>,
-    options: { timeoutMs: number; signal?: AbortSignal },
-  ): Promise<CallToolResult> {
+  async callTool(tool: string, args: Record<string, unknown>, options: ProgressCallOptions): Promise<CallToolResult> {
     const client = this.client;
     if (!client || !ConnectionState.isConnected(this._state)) {
       throw new ServerUnavailableError(`server "${this.name}" is ${ConnectionState.describe(this._state)}`);
     }
-    const result = await client.callTool({ name: tool, arguments: args }, undefined, {
-      timeout: options.timeoutMs,
-      signal: options.signal,
-    });
-    return result as CallToolResult;
+    // While the server asks the user something, its calls' clocks stop (ServerCalls); that clock is
+    // then the call's timeout, and progress restarts it like the SDK's resetTimeoutOnProgress would.
+    const open = this.options.calls?.begin(this.name, tool, options.timeoutMs, options.signal, options.resetTimeoutOnProgress ?? true);
+    try {
+      const clocked = open ? { timeoutMs: open.sdkTimeoutMs, signal: open.signal, onProgress: open.withProgress(options.onProgress) } : {};
+      return await callToolWithProgress(client, this._tools.find((t) => t.name === tool), tool, args, { ...options, ...clocked });
+    } finally {
+      open?.end();
+    }
   }
 
+  /** Mask this server's secret values (resolved `${secret:…}`) in text that leaves the host. */
   redact(text: string): string {
     return redactSecrets(text, this._secretValues);
   }
 
-  async dispose(): Promise<void> {
-    if (this.disposed) return;
-    this.disposed = true;
+  /** Ends the server (its whole process group) for good. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
     this.generation++;
-    this.clearRestart();
-    if (this.refreshTimer) clearTimeout(this.refreshTimer);
+    this.restarts.clear();
+    this.refresh.close();
     await this.closeCurrent();
+    this.catalogs.close();
     this._onDidChangeState.dispose();
     this._onDidChangeTools.dispose();
   }
@@ -210,66 +191,52 @@ export class ServerConnection {
       return;
     }
     this._secretValues = resolved.secretValues;
-    this.stderrTail.length = 0;
+    this.stderr.clear();
 
-    let transport: Transport | undefined;
+    let transport: ServerTransport | undefined;
     try {
-      const connected = await withTimeout(
-        connectClient(resolved.server, {
-          clientInfo: this.options.clientInfo,
-          timeoutMs: settings.connectTimeoutMs,
-          onStderrLine: (line) => this.onStderr(line),
-          onFallback: (reason) => this.options.logger.info(`[${this.name}] ${reason}`),
-          onTransport: (t) => {
-            transport = t;
-            this.pendingTransport = t;
-          },
-        }),
-        settings.connectTimeoutMs + 1000,
-        () => `did not finish initialize within ${settings.connectTimeoutMs} ms`,
-      ).finally(() => {
+      const opened = await openClient(resolved.server, {
+        factory: this.options.transports,
+        clientInfo: this.options.clientInfo,
+        features: this.options.features,
+        timeoutMs: settings.connectTimeoutMs,
+        onStderrLine: (line) => this.stderr.push(this.redact(line)),
+        onFallback: (reason) => this.options.logger.info(`[${this.name}] ${reason}`),
+        onTransport: (t) => {
+          transport = t;
+          this.pendingTransport = t;
+        },
+      }).finally(() => {
         if (this.pendingTransport === transport) this.pendingTransport = undefined;
       });
       if (gen !== this.generation) {
-        await connected.client.close().catch(() => undefined);
+        await opened.client.close().catch(() => undefined);
         return;
       }
-      this.client = connected.client;
-      this.transport = connected.transport;
-      const client = connected.client;
-      client.onclose = () => this.onClosed(gen);
-      client.onerror = (err) => this.options.logger.debug(`[${this.name}] transport: ${this.redact(errorText(err))}`);
-      client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
-        const p = n.params;
-        const data = typeof p.data === 'string' ? p.data : JSON.stringify(p.data);
-        this.options.logger[mcpLevelToLogLevel(p.level)](`[${this.name}]${p.logger ? ` ${p.logger}:` : ''} ${this.redact(data)}`);
-      });
-      const capabilities = client.getServerCapabilities() ?? {};
-      if (capabilities.tools) {
-        client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.onListChanged(gen));
-      }
-      const info = {
-        protocolVersion: connected.protocolVersion,
-        serverInfo: client.getServerVersion(),
-        capabilities,
-        instructions: client.getInstructions(),
-      };
-      // Tools first, then "connected": whoever waits for the state sees the tools with it.
-      await this.discover(gen);
+      this.client = opened.client;
+      this.transport = opened.transport;
+      const info = this.listen(opened.client, gen, opened.protocolVersion);
+      // Tools (and resources, prompts) first, then "connected": whoever waits for the state sees them with it.
+      await Promise.all([this.discover(gen), this.catalogs.attach(opened.client)]);
       if (gen !== this.generation) return;
-      this.connectedAt = Date.now();
+      this.restarts.connected();
       this.setState({ kind: 'connected', info });
       this.options.logger.info(
-        `[${this.name}] ${ConnectionState.describe(this._state)} over ${connected.transportKind}, ${this._tools.length} tools` +
-          (capabilities.tools ? '' : ' (no tools capability)'),
+        `[${this.name}] ${ConnectionState.describe(this._state)} over ${opened.transport.kind}, ${this._tools.length} tools` +
+          (info.capabilities.tools ? '' : ' (no tools capability)'),
       );
     } catch (e) {
       if (gen !== this.generation) return;
       const closing = transport;
       this.client = undefined;
       this.transport = undefined;
-      await closing?.close().catch(() => undefined);
-      const message = this.failureMessage(e, transport);
+      await closing?.transport.close().catch(() => undefined);
+      // Waits for a person to sign in: not an error, and never retried by itself (issue 11).
+      if (e instanceof SignInRequiredError) {
+        this.setState({ kind: 'needsSignIn', message: this.redact(e.message), ...(e.issuer ? { issuer: e.issuer } : {}) });
+        return this.options.logger.warn(`[${this.name}] ${ConnectionState.describe(this._state)}`);
+      }
+      const message = this.redact(describeStartFailure(e, transport, settings.connectTimeoutMs, this.stderr));
       if (isRestart) {
         this.scheduleRestart(message);
       } else {
@@ -279,66 +246,58 @@ export class ServerConnection {
     }
   }
 
+  /** Wire the client's close, errors and notifications; returns what initialize told us. */
+  private listen(client: Client, gen: number, protocolVersion: string | undefined): ServerInfo {
+    client.onclose = () => this.onClosed(gen);
+    client.onerror = (err) => this.options.logger.debug(`[${this.name}] transport: ${this.redact(errorText(err))}`);
+    return wireNotifications(client, protocolVersion, {
+      name: this.name,
+      logger: this.options.logger,
+      redact: (t) => this.redact(t),
+      onListChanged: () => {
+        if (gen === this.generation && !this.closed) this.refresh.soon();
+      },
+    });
+  }
+
   private async discover(gen: number): Promise<void> {
     const client = this.client;
     if (!client) return;
-    const capabilities = client.getServerCapabilities() ?? {};
     // A server without the tools capability is never sent tools/list.
-    const tools = capabilities.tools
-      ? await listAllTools(client, { timeoutMs: this.options.settings.connectTimeoutMs })
-      : [];
+    const [stopAfter, timeoutMs] = [this.listUntil, this.options.settings.connectTimeoutMs];
+    this.listUntil = undefined;
+    const tools = client.getServerCapabilities()?.tools ? await listAllTools(client, { timeoutMs, stopAfter }) : [];
     if (gen !== this.generation) return;
     this._tools = tools;
     this._onDidChangeTools.fire(tools);
   }
 
-  private onListChanged(gen: number): void {
-    if (gen !== this.generation || this.disposed) return;
-    this.options.logger.debug(`[${this.name}] notifications/tools/list_changed`);
-    if (this.refreshTimer) clearTimeout(this.refreshTimer);
-    this.refreshTimer = setTimeout(() => {
-      this.refreshTimer = undefined;
-      if (gen === this.generation) void this.refreshTools();
-    }, this.options.refreshDebounceMs ?? 30);
-  }
-
   private onClosed(gen: number): void {
-    if (gen !== this.generation || this.disposed) return;
-    const t = this.transport;
+    // No client: the close of a start that failed after initialize (its catch handles it), not a loss.
+    if (gen !== this.generation || this.closed || !this.client) return;
+    const reason = describeClose(this.transport, this.stderr);
     this.client = undefined;
+    this.catalogs.detach();
     this.transport = undefined;
-    const exit = t instanceof ProcessStdioTransport ? t.exit : undefined;
-    const reason = exit
-      ? `server process exited (${exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`})${this.stderrHint()}`
-      : 'connection closed';
-    if (this.connectedAt && Date.now() - this.connectedAt >= (this.options.stableAfterMs ?? 60_000)) this.failures = 0;
+    this.restarts.closed();
     this.options.logger.warn(`[${this.name}] ${reason}`);
     this.scheduleRestart(reason);
   }
 
   private scheduleRestart(reason: string): void {
-    this.failures++;
-    const backoff = this.options.backoff ?? DEFAULT_BACKOFF;
-    const delay = restartDelay(backoff, this.failures);
-    if (delay === undefined) {
-      const message = `gave up after ${backoff.maxFailures} failed restarts: ${reason}`;
+    const next = this.restarts.next();
+    if (!next) {
+      const message = `gave up after ${this.restarts.policy.maxFailures} failed restarts: ${reason}`;
       this.setState({ kind: 'error', message });
       this.options.logger.error(`[${this.name}] ${message}`);
       return;
     }
-    const attempt = this.failures + 1;
     // The last known tools stay registered: a call meanwhile gets a clear "restarting" error, not "not found".
-    this.setState({ kind: 'restarting', attempt, delayMs: delay, reason });
+    this.setState({ kind: 'restarting', attempt: next.attempt, delayMs: next.delayMs, reason });
     const gen = this.generation;
-    this.restartTimer = setTimeout(() => {
-      this.restartTimer = undefined;
-      if (gen === this.generation && !this.disposed) void this.connect(attempt, true);
-    }, delay);
-  }
-
-  private clearRestart(): void {
-    if (this.restartTimer) clearTimeout(this.restartTimer);
-    this.restartTimer = undefined;
+    this.restarts.schedule(next.delayMs, () => {
+      if (gen === this.generation && !this.closed) void this.connect(next.attempt, true);
+    });
   }
 
   private async closeCurrent(): Promise<void> {
@@ -348,54 +307,15 @@ export class ServerConnection {
     this.client = undefined;
     this.transport = undefined;
     this.pendingTransport = undefined;
+    this.catalogs.detach();
     if (client) await client.close().catch(() => undefined);
-    if (transport) await transport.close().catch(() => undefined);
-    if (pending) await pending.close().catch(() => undefined);
-  }
-
-  private onStderr(line: string): void {
-    const clean = this.redact(line);
-    this.stderrTail.push(clean);
-    if (this.stderrTail.length > STDERR_TAIL) this.stderrTail.shift();
-    this.options.logger.info(`[${this.name}] stderr: ${clean}`);
-  }
-
-  private stderrHint(): string {
-    const last = this.stderrTail.filter((l) => l.trim()).slice(-2);
-    return last.length ? `; last stderr: ${last.join(' | ')}` : '';
-  }
-
-  private failureMessage(e: unknown, transport: Transport | undefined): string {
-    const exit = transport instanceof ProcessStdioTransport ? transport.exit : undefined;
-    let message = errorText(e);
-    if (exit && /connection closed/i.test(message)) {
-      message = `server process exited (${exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`}) before initialize completed`;
-    } else if (e instanceof McpError && e.code === ErrorCode.RequestTimeout) {
-      message = `did not answer initialize within ${this.options.settings.connectTimeoutMs} ms (connectTimeoutMs)`;
-    } else if ((e instanceof StreamableHTTPError || e instanceof SseError) && e.code !== undefined && e.code > 0) {
-      message = `HTTP ${e.code}: ${message}${e.code === 401 || e.code === 403 ? ' (check the server\'s headers and secrets)' : ''}`;
-    }
-    return this.redact(message + this.stderrHint());
+    if (transport) await transport.transport.close().catch(() => undefined);
+    if (pending) await pending.transport.close().catch(() => undefined);
   }
 
   private setState(state: ConnectionState): void {
-    if (this.disposed && state.kind !== 'stopped') return;
+    if (this.closed) return;
     this._state = state;
     this._onDidChangeState.fire(state);
   }
-}
-
-export function errorText(e: unknown): string {
-  if (e instanceof Error) return e.message;
-  return String(e);
-}
-
-function withTimeout<T>(p: Promise<T>, ms: number, message: () => string): Promise<T> {
-  let timer: NodeJS.Timeout;
-  return Promise.race([
-    p,
-    new Promise<T>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(message())), ms);
-    }),
-  ]).finally(() => clearTimeout(timer));
 }

@@ -1,4 +1,4 @@
-import type { HostSettings, RoleSettings, ServerSettings } from '../settings/hostSettings';
+import type { RoleSettings, ServerSettings } from '../settings/hostSettings';
 import { compileGlobs, toolKey, type Matcher } from './globMatcher';
 
 /**
@@ -18,12 +18,6 @@ export class RolePolicy {
     this.exclude = compileGlobs(role ? role.exclude : []);
     const enabled = servers.filter((s) => s.enabled).map((s) => s.name);
     this.serverSet = new Set(role?.servers ? enabled.filter((s) => role.servers!.includes(s)) : enabled);
-  }
-
-  static fromSettings(settings: HostSettings, roleName?: string): RolePolicy {
-    const name = roleName ?? settings.activeRole;
-    const role = name ? settings.roles.find((r) => r.name === name) : undefined;
-    return new RolePolicy(role, settings.servers);
   }
 
   get roleName(): string | undefined {

@@ -9,20 +9,31 @@ export interface NamedTool {
   readonly tool: Tool;
 }
 
+/** Why a tool a server lists is not offered under a name of its own, in data rather than prose. */
+export interface NamingProblem extends SettingsProblem {
+  readonly server: string;
+  /** The tool's name as the server lists it. */
+  readonly tool: string;
+  /** `duplicate`: the server lists the name twice (the first is used); `taken`: another server's tool has the name (reject mode). */
+  readonly reason: 'duplicate' | 'taken';
+  /** For `taken`: the server whose tool keeps the name. */
+  readonly takenBy?: string;
+}
+
 export interface NamingResult {
   readonly tools: readonly NamedTool[];
-  readonly problems: readonly SettingsProblem[];
+  readonly problems: readonly NamingProblem[];
 }
 
 /** One server's part of the naming (see serverCandidates). */
 export interface ServerCandidates {
   readonly candidates: readonly NamedTool[];
-  readonly problems: readonly SettingsProblem[];
+  readonly problems: readonly NamingProblem[];
 }
 
 /** One server's part of the naming: duplicates dropped, candidate names. Depends on nothing else. */
 export function serverCandidates(server: string, tools: readonly Tool[], mode: ToolNamingMode): ServerCandidates {
-  const problems: SettingsProblem[] = [];
+  const problems: NamingProblem[] = [];
   const candidates: NamedTool[] = [];
   const seen = new Set<string>();
   for (const tool of tools) {
@@ -30,6 +41,8 @@ export function serverCandidates(server: string, tools: readonly Tool[], mode: T
       problems.push({
         severity: 'warning',
         server,
+        tool: tool.name,
+        reason: 'duplicate',
         message: `server "${server}" lists the tool "${tool.name}" more than once; the first definition is used`,
       });
       continue;
@@ -59,7 +72,7 @@ export function assignToolNames(
  * given in settings order. The registry keeps each server's candidates until its list changes.
  */
 export function resolveNames(perServer: readonly ServerCandidates[], mode: ToolNamingMode): NamingResult {
-  const problems: SettingsProblem[] = [];
+  const problems: NamingProblem[] = [];
   const candidates: NamedTool[] = [];
   for (const p of perServer) {
     for (const problem of p.problems) problems.push(problem);
@@ -102,6 +115,9 @@ export function resolveNames(perServer: readonly ServerCandidates[], mode: ToolN
           problems.push({
             severity: 'warning',
             server: c.server,
+            tool: c.tool.name,
+            reason: 'taken',
+            takenBy: owner,
             message:
               `tool "${c.tool.name}" of server "${c.server}" is not loaded: the name "${candidate}" is already used by server "${owner}"` +
               ` (mcpHost.toolNames is "reject"; use "prefix" to load both)`,

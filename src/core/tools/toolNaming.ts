@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ToolNamingMode } from '../settings/hostSettings';
 
-/** Names handed to a model must match this (OpenAI, Anthropic and vscode.lm all accept it). */
-export const MODEL_TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+/** Names handed to a model match ^[a-zA-Z0-9_-]{1,64}$ (OpenAI, Anthropic and vscode.lm all accept it). */
 export const MAX_TOOL_NAME = 64;
 export const PREFIX_SEPARATOR = '__';
 

@@ -1,7 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { SettingsProblem, ToolNamingMode } from '../settings/hostSettings';
+import type { ToolNamingMode } from '../settings/hostSettings';
 import { Emitter } from '../util/event';
-import { resolveNames, serverCandidates, type ServerCandidates } from './assignToolNames';
+import { resolveNames, serverCandidates, type NamingProblem, type ServerCandidates } from './assignToolNames';
 import { definitionHash } from './definitionHash';
 import { diffToolLists, isEmptyDiff, type ChangedTool } from './toolListDiff';
 
@@ -39,7 +39,7 @@ export class ToolRegistry {
   private readonly historyByServer = new Map<string, ToolsChangedEvent[]>();
   private byName = new Map<string, RegistryEntry>();
   private ordered: readonly RegistryEntry[] = [];
-  private _problems: readonly SettingsProblem[] = [];
+  private _problems: readonly NamingProblem[] = [];
   private hashes = new WeakMap<Tool, string>();
   /** Each server's candidate names, kept while its list and the naming mode stay the same. */
   private readonly candidatesByServer = new Map<string, { tools: readonly Tool[]; mode: ToolNamingMode; result: ServerCandidates }>();
@@ -99,7 +99,7 @@ export class ToolRegistry {
     return this.ordered;
   }
 
-  problems(): readonly SettingsProblem[] {
+  problems(): readonly NamingProblem[] {
     return this._problems;
   }
 

@@ -59,15 +59,3 @@ export class DisposableStore implements Disposable {
     }
   }
 }
-
-export function toDisposable(fn: () => void): Disposable {
-  let done = false;
-  return {
-    dispose() {
-      if (!done) {
-        done = true;
-        fn();
-      }
-    },
-  };
-}

@@ -5,7 +5,7 @@
  * driver mode), with MCP Host (the repository root, dist/extension.js) and the scripted model as
  * development extensions, on a fresh copy of ./workspace (fixture servers + server-everything).
  *
- *   node test/integration/extension/run.js [--grep PATTERN] [--verbose] [--artifacts DIR] [--keep-tmp]
+ *   node test/integration/extension/run.js [--grep PATTERN] [--verbose] [--artifacts DIR] [--keep-tmp] [--headed]
  *
  * Also used by test/integration/untrusted/run.js (workspace trust off) through runSuite().
  * Needs dist/extension.js (npm run build; scripts/run-integration.js builds it when missing).
@@ -14,16 +14,18 @@
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const runner = require('../runner/runExtensionTests');
+const { parseArgs } = require('util');
+const { runExtensionTests } = require('../runner/runExtensionTests');
+const { writeOwnerFile } = require('../runner/tmpTree');
 
-const REPO = runner.REPO_ROOT;
+const REPO = path.resolve(__dirname, '..', '..', '..');
 const SCRIPTED_MODEL = path.join(__dirname, '..', 'scripted-model');
 
 /** Copies a workspace template into a fresh tmp folder; returns { root, workspace, fixtureLog, remove }. */
 function prepareWorkspace(template, prefix = 'mcp-host-it-ws-') {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   // Same owner file as the runner's tmp trees: a later run sweeps this folder if we die by SIGKILL.
-  runner.writeOwnerFile(root);
+  writeOwnerFile(root);
   const workspace = path.join(root, 'workspace');
   fs.cpSync(template, workspace, { recursive: true, filter: (src) => !src.split(path.sep).includes('.mcp-host') });
   let removed = false;
@@ -38,18 +40,25 @@ function prepareWorkspace(template, prefix = 'mcp-host-it-ws-') {
   return { root, workspace, fixtureLog: path.join(root, 'fixture-log.jsonl'), remove };
 }
 
-function parseCommonArgs(argv) {
-  const o = { verbose: false, keepTmp: false };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--grep') o.grep = argv[++i];
-    else if (a === '--verbose') o.verbose = true;
-    else if (a === '--artifacts') o.artifacts = path.resolve(argv[++i]);
-    else if (a === '--keep-tmp') o.keepTmp = true;
-    else if (a === '--headed') o.headed = true;
-    else throw new Error(`unknown argument ${a}`);
-  }
-  return o;
+/** The options every extension-host suite script takes (see the header). */
+function parseCommonArgs(args) {
+  const { values } = parseArgs({
+    args,
+    options: {
+      grep: { type: 'string' },
+      verbose: { type: 'boolean', default: false },
+      artifacts: { type: 'string' },
+      'keep-tmp': { type: 'boolean', default: false },
+      headed: { type: 'boolean' },
+    },
+  });
+  return {
+    grep: values.grep,
+    verbose: values.verbose,
+    artifacts: values.artifacts === undefined ? undefined : path.resolve(values.artifacts),
+    keepTmp: values['keep-tmp'],
+    headed: values.headed,
+  };
 }
 
 /**
@@ -66,10 +75,12 @@ async function runSuite(o) {
       // Each run gets its own model script and log (not the runner's defaults, which a caller's env could pin).
       MCP_HOST_TEST_MODEL_SCRIPT: path.join(ws.root, 'model-script.json'),
       MCP_HOST_TEST_MODEL_LOG: path.join(ws.root, 'model-log.jsonl'),
+      // The test driver refuses dialogs: in extension-test mode MCP Host then answers consent "allow".
+      MCP_HOST_TEST_CONSENT: 'allow',
     };
     if (o.grep) env.MCP_HOST_TEST_GREP = o.grep;
     if (o.verbose) process.env.MCP_HOST_TEST_VERBOSE = '1';
-    const r = await runner.runExtensionTests({
+    const r = await runExtensionTests({
       extension: REPO,
       extraExtensions: [SCRIPTED_MODEL],
       tests: o.tests,

@@ -13,21 +13,25 @@
  */
 const fs = require('fs');
 const path = require('path');
-const { openWorkbench, cleanupAll } = require('../runner/runExtensionTests');
+const { parseArgs } = require('util');
+const { cleanupAll } = require('../runner/cleanup');
+const { openWorkbench } = require('../runner/workbench');
 
-const args = process.argv.slice(2);
-const opt = (name) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
-};
+const { values: options } = parseArgs({
+  options: {
+    screenshot: { type: 'string' },
+    headed: { type: 'boolean', default: false },
+    'keep-tmp': { type: 'boolean', default: false },
+  },
+});
 
 async function main() {
   const t0 = Date.now();
   const wb = await openWorkbench({
     folder: path.join(__dirname, 'workspace'),
     extensions: [path.join(__dirname, 'extension'), path.join(__dirname, '..', 'scripted-model')],
-    headless: !args.includes('--headed'),
-    keepTmp: args.includes('--keep-tmp'),
+    headless: !options.headed,
+    keepTmp: options['keep-tmp'],
   });
   const { page } = wb;
   fs.writeFileSync(wb.env.MCP_HOST_TEST_MODEL_SCRIPT, JSON.stringify({ select: 'sequential', turns: [{ text: 'Hello from the **scripted** model' }] }));
@@ -55,7 +59,7 @@ async function main() {
   } catch {
     ok = false;
   }
-  const screenshot = opt('--screenshot');
+  const screenshot = options.screenshot;
   if (screenshot || !ok) {
     const file = screenshot || path.join(process.cwd(), 'uiChat-failure.png');
     await page.screenshot({ path: file });

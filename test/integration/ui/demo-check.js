@@ -16,28 +16,31 @@
 const assert = require('assert');
 const fs = require('fs');
 const path = require('path');
+const { parseArgs } = require('util');
 const { descendants, isAlive, commandLine } = require('../lib/procfs');
 const { spawn } = require('child_process');
-const runner = require('../runner/runExtensionTests');
+const { cleanupAll, installSignalHandlers, registerCleanup } = require('../runner/cleanup');
+const { makeTmpDirs } = require('../runner/tmpTree');
+const { launchBrowser } = require('../runner/workbench');
 const ui = require('./lib');
 
-const REPO = runner.REPO_ROOT;
+const REPO = path.resolve(__dirname, '..', '..', '..');
 
-function parseArgs(argv) {
-  const o = { scriptedModel: false, screenshot: path.join(REPO, 'docs', 'screenshots', 'demo.png'), build: true };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--scripted-model') o.scriptedModel = true;
-    else if (a === '--screenshot') o.screenshot = path.resolve(argv[++i]);
-    else if (a === '--no-build') o.build = false;
-    else throw new Error(`unknown argument ${a}`);
-  }
-  return o;
+function parseOptions(args) {
+  const { values } = parseArgs({
+    args,
+    options: {
+      'scripted-model': { type: 'boolean', default: false },
+      screenshot: { type: 'string', default: path.join(REPO, 'docs', 'screenshots', 'demo.png') },
+      'no-build': { type: 'boolean', default: false },
+    },
+  });
+  return { scriptedModel: values['scripted-model'], screenshot: path.resolve(values.screenshot), build: !values['no-build'] };
 }
 
 async function main() {
-  const o = parseArgs(process.argv.slice(2));
-  runner.installSignalHandlers();
+  const o = parseOptions(process.argv.slice(2));
+  installSignalHandlers();
   const t0 = Date.now();
   const env = { ...process.env };
   if (o.scriptedModel) env.MCP_HOST_DEMO_SCRIPTED_MODEL = '1';
@@ -53,7 +56,7 @@ async function main() {
   demo.stdout.on('data', (d) => (out += d));
   demo.stderr.on('data', (d) => (err += d));
   const demoExit = new Promise((r) => demo.on('exit', (code, signal) => r({ code, signal })));
-  runner.registerCleanup('demo', async () => {
+  registerCleanup('demo', async () => {
     try {
       process.kill(-demo.pid, 'SIGKILL');
     } catch {
@@ -87,11 +90,13 @@ async function main() {
 
   let seen;
   await check('the workbench opens on demo/ with the MCP Host view: three servers connected', async () => {
-    const tmp = runner.makeTmpDirs({ prefix: 'mcp-host-it-democheck-' });
-    const browser = await runner.launchBrowser({ tmp });
+    const tmp = makeTmpDirs({ prefix: 'mcp-host-it-democheck-' });
+    const browser = await launchBrowser({ tmp });
     const { page } = browser;
     await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60000 });
     await page.waitForSelector('.monaco-workbench', { timeout: 60000 });
+    // A fresh profile: each server asks once before it first starts (its lockfile is committed in demo/).
+    await ui.allowServers(page, ['everything', 'memory', 'files'], { timeout: 120000 });
     await ui.openMcpHostView(page);
     await ui.waitForTree(page, 'everything, memory and files connected', (rows) => ['everything', 'memory', 'files'].every((s) => rows.some((r) => r.label === s && /^connected/.test(r.description))), 60000);
     await ui.expandRow(page, 'files', 1);
@@ -131,7 +136,7 @@ async function main() {
     assert.strictEqual(fs.existsSync(tmpRoot), false, `${tmpRoot} is still there`);
   });
 
-  await runner.cleanupAll();
+  await cleanupAll();
   const passed = results.filter(Boolean).length;
   const failed = results.length - passed;
   process.stderr.write(`[demo-check] ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
@@ -141,7 +146,7 @@ async function main() {
 
 main().catch(async (e) => {
   process.stderr.write(`[demo-check] fatal: ${(e && e.stack) || e}\n`);
-  await runner.cleanupAll();
+  await cleanupAll();
   process.stdout.write('0 passed, 1 failed\n');
   process.exit(1);
 });

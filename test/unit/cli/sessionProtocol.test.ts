@@ -14,6 +14,9 @@ describe('cli session protocol', () => {
     assert.deepEqual(parseRequestLine('{"op":"refresh","server":"s"}'), { ok: true, request: { op: 'refresh', id: null, server: 's' } });
     assert.deepEqual(parseRequestLine('{"id":3,"op":"role","name":"ops"}'), { ok: true, request: { op: 'role', id: 3, name: 'ops' } });
     assert.deepEqual(parseRequestLine('{"id":3,"op":"role","name":""}'), { ok: true, request: { op: 'role', id: 3, name: null } });
+    assert.deepEqual(parseRequestLine('{"id":null,"op":"role","name":null}'), { ok: true, request: { op: 'role', id: null, name: null } });
+    assert.deepEqual(parseRequestLine('{"id":4,"op":"call","name":"x"}'), { ok: true, request: { op: 'call', id: 4, name: 'x' } });
+    assert.deepEqual(parseRequestLine('{"id":5,"op":"tools","extra":true}'), { ok: true, request: { op: 'tools', id: 5 } }, 'other fields are ignored');
   });
 
   it('answers malformed lines with id null and bad requests with their id', () => {
@@ -24,6 +27,11 @@ describe('cli session protocol', () => {
       ['{"id":1}', 1, /missing "op"/],
       ['{"id":1,"op":"fly"}', 1, /unknown op "fly"; ops: tools, servers, call, refresh, role/],
       ['{"id":1,"op":"call"}', 1, /"call" needs "name"/],
+      ['{"id":1,"op":"call","name":""}', 1, /"call" needs "name", the tool name \(a non-empty string\)/],
+      ['{"id":1,"op":"call","name":7}', 1, /"call" needs "name"/],
+      ['{"id":1,"op":5}', 1, /unknown op 5; ops:/],
+      ['"text"', null, /expected a JSON object like \{"id":1,"op":"tools"\}, got a string/],
+      ['{"id":[1],"op":"tools"}', null, /"id" must be a string or a number, got an array/],
       ['{"id":1,"op":"role"}', 1, /"role" needs "name"/],
       ['{"id":1,"op":"role","name":5}', 1, /"name" must be a role name or null/],
       ['{"id":1,"op":"refresh","server":5}', 1, /"server" must be a server name/],

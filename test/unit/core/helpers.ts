@@ -7,7 +7,10 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerView, ToolView } from '../../../src/core/host/hostSnapshot';
 import { McpHost, type McpHostOptions, type ServerStateEvent } from '../../../src/core/host/mcpHost';
+import type { InMemoryServers } from '../../fixtures/inMemoryServers';
 import type { ConfirmationAnswer, ConfirmationRequest, Confirmer } from '../../../src/core/calls/confirmer';
 import type { ConnectionState } from '../../../src/core/mcp/connectionState';
 import type { BackoffPolicy } from '../../../src/core/mcp/restartBackoff';
@@ -50,8 +53,13 @@ export async function waitFor(what: string, cond: () => boolean, timeoutMs = 500
   }
 }
 
+/**
+ * Settings for a test host. Pinning is off unless a test asks for it: these suites test naming,
+ * routing, policy and the connection, not the lockfile (test/unit/core/pinning does), and the
+ * product's default ("review") would quarantine every tool of a workspace without a lockfile.
+ */
 export function settings(partial: Partial<HostSettings> = {}): HostSettings {
-  return { ...emptySettings(), ...partial };
+  return { ...emptySettings(), pinning: 'off', ...partial };
 }
 
 export function role(name: string, partial: Partial<RoleSettings> = {}): RoleSettings {
@@ -167,7 +175,7 @@ export function waitForState(
   pred: (s: ConnectionState) => boolean,
   timeoutMs = 8000,
 ): Promise<ConnectionState> {
-  const current = host.connection(server)?.state;
+  const current = host.snapshot().server(server)?.state;
   if (current && pred(current)) return Promise.resolve(current);
   let d: { dispose(): void } | undefined;
   return withTimeout(
@@ -177,7 +185,7 @@ export function waitForState(
       });
     }),
     timeoutMs,
-    `state of ${server} (now ${JSON.stringify(host.connection(server)?.state)})`,
+    `state of ${server} (now ${JSON.stringify(host.snapshot().server(server)?.state)})`,
   ).finally(() => d?.dispose());
 }
 
@@ -217,7 +225,7 @@ export class TestEnv {
     const hosts = this.hosts.splice(0);
     const http = this.httpFixtures.splice(0);
     this.logs.clear();
-    await Promise.allSettled(hosts.map((h) => h.dispose()));
+    await Promise.allSettled(hosts.map((h) => h.close()));
     await Promise.allSettled(http.map((f) => f.close()));
     let leftover: number[] = [];
     try {
@@ -321,13 +329,42 @@ export function useSharedTestEnv(): TestEnv {
   return env;
 }
 
-/** exposed name → "server/tool" for every registry entry. */
+/** A tool loaded under an exposed name (`name`), as the registry holds it. */
+export type LoadedTool = ToolView & { readonly name: string };
+
+/** Every tool loaded under an exposed name (visible to the role or not), server by server. */
+export function loaded(host: McpHost): LoadedTool[] {
+  const snapshot = host.snapshot();
+  return snapshot.servers
+    .flatMap((s) => snapshot.tools(s.name))
+    .filter((t) => t.exposedName !== undefined)
+    .map((t) => ({ ...t, name: t.exposedName! }));
+}
+
+/** exposed name → "server/tool" for every loaded tool. */
 export function mapping(host: McpHost): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const e of host.registry.entries()) out[e.name] = `${e.server}/${e.tool.name}`;
+  for (const t of loaded(host)) out[t.name] = `${t.server}/${t.tool.name}`;
   return out;
 }
 
+/** A server as the snapshot shows it (fails the test when it is not configured). */
+export function serverView(host: McpHost, server: string): ServerView {
+  const s = host.snapshot().server(server);
+  assert.ok(s, `server ${server} is configured`);
+  return s;
+}
+
+/** The tools a server lists now, each name once. */
+export function listedTools(host: McpHost, server: string): Tool[] {
+  return host.snapshot().tools(server).map((t) => t.tool);
+}
+
 export function stateKind(host: McpHost, server: string): string | undefined {
-  return host.connection(server)?.state.kind;
+  return host.snapshot().server(server)?.state.kind;
+}
+
+/** A TestEnv host whose servers run in this process (see test/fixtures/inMemoryServers.ts). */
+export function memoryHostOptions(servers: InMemoryServers): Pick<McpHostOptions, 'transports'> {
+  return { transports: servers };
 }

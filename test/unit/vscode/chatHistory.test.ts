@@ -82,4 +82,48 @@ describe('chat history and round metadata', () => {
   it('joins only markdown parts of a response', () => {
     assert.equal(markdownOf([md('a'), { value: { uri: 'x' } }, md('b'), null]), 'ab');
   });
+
+  it('reads turns that are class instances with getters, as the editor hands them over', () => {
+    class MarkdownString {
+      readonly #value: string;
+      constructor(value: string) {
+        this.#value = value;
+      }
+      get value(): string {
+        return this.#value;
+      }
+    }
+    class RequestTurn {
+      constructor(
+        readonly prompt: string,
+        readonly command: string | undefined,
+      ) {}
+    }
+    class ResponseTurn {
+      constructor(
+        readonly response: readonly unknown[],
+        readonly result: { metadata?: unknown },
+      ) {}
+    }
+    const messages = historyToMessages(
+      [new RequestTurn('hi', undefined), new ResponseTurn([{ value: new MarkdownString('Hello.') }], {}), new RequestTurn('', 'tools')],
+      skip,
+    );
+    assert.deepEqual(messages, [
+      { role: 'user', text: 'hi' },
+      { role: 'assistant', text: 'Hello.', toolCalls: [] },
+    ]);
+  });
+
+  it('ignores turns and fields of unknown shape', () => {
+    const messages = historyToMessages([null, 42, { prompt: 7 }, { prompt: 'x', command: 5 }, { response: 'no array', result: {} }], skip);
+    assert.deepEqual(messages, [{ role: 'user', text: 'x' }], 'a command that is not a string counts as none');
+    const stored = toTurnMetadata([round], 'done');
+    const bad = JSON.parse(JSON.stringify(stored));
+    bad[METADATA_KEY].rounds[0].results[0].parts[1].kind = 'video';
+    assert.equal(fromTurnMetadata(bad), undefined, 'a data part of an unknown kind');
+    delete bad[METADATA_KEY].rounds[0].results[0].outcome;
+    bad[METADATA_KEY].rounds[0].results[0].parts[1].kind = 'audio';
+    assert.equal(fromTurnMetadata(bad)?.rounds[0].results[0].outcome, '', 'a missing outcome reads as ""');
+  });
 });

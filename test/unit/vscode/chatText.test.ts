@@ -6,6 +6,7 @@ import { ChatResponseSink, preamble } from '../../../src/vscode/chatParticipant'
 import { escapeMarkdown } from '../../../src/vscode/escapeMarkdown';
 import { modelErrorMessage } from '../../../src/vscode/modelErrorMessage';
 import { parseRoleArgument, rolesMarkdown, serversMarkdown, toolsMarkdown } from '../../../src/vscode/slashCommands';
+import { serverView } from './serverViews';
 
 function recordingStream() {
   const calls: [string, string][] = [];
@@ -96,9 +97,9 @@ describe('slash command answers', () => {
     const text = serversMarkdown(
       'support',
       [
-        { name: 'orders', state: { kind: 'connected', info: { capabilities: {} } }, usedByRole: true, toolCount: 1 },
-        { name: 'kb', state: { kind: 'error', message: 'spawn ENOENT' }, usedByRole: true, toolCount: 0 },
-        { name: 'ops', state: ConnectionState.idle, usedByRole: false, toolCount: 0 },
+        serverView('orders', { kind: 'connected', info: { capabilities: {} } }, { toolCount: 1 }),
+        serverView('kb', { kind: 'error', message: 'spawn ENOENT' }),
+        serverView('ops', ConnectionState.idle, { usedByRole: false }),
       ],
       false,
     );

@@ -7,6 +7,8 @@ import { callResultDocument } from '../../../src/vscode/callResultDocument';
 import { NO_ROLE_LABEL, rolePickItems } from '../../../src/vscode/rolePicker';
 import { secretNamesIn, secretNamesInText } from '../../../src/vscode/secretReferences';
 import { statusBarView } from '../../../src/vscode/statusBar';
+import type { ServerView } from '../../../src/core/host/hostSnapshot';
+import { serverView } from './serverViews';
 
 describe('Call Tool… arguments', () => {
   it('prefills one placeholder per schema property', () => {
@@ -81,19 +83,20 @@ describe('roles in the status bar and the role picker', () => {
   ];
 
   it('status bar: role name, warning look when a server of the role failed', () => {
-    const ok = statusBarView('support', [{ name: 'orders', state: { kind: 'connected', info: { capabilities: {} } }, usedByRole: true }]);
+    const view = (role: string | undefined, servers: ServerView[], trusted = true) => statusBarView({ role, servers, trusted });
+    const ok = view('support', [serverView('orders', { kind: 'connected', info: { capabilities: {} } })]);
     assert.equal(ok.text, '$(tools) MCP: support');
     assert.equal(ok.warning, false);
-    const failing = statusBarView('support', [
-      { name: 'orders', state: { kind: 'error', message: 'x' }, usedByRole: true },
-      { name: 'other', state: { kind: 'error', message: 'y' }, usedByRole: false },
+    const failing = view('support', [
+      serverView('orders', { kind: 'error', message: 'x' }),
+      serverView('other', { kind: 'error', message: 'y' }, { usedByRole: false }),
     ]);
     assert.equal(failing.warning, true);
     assert.ok(failing.tooltip.includes('orders: error: x'));
     assert.ok(!failing.tooltip.includes('other'));
-    assert.equal(statusBarView(undefined, [{ name: 'other', state: { kind: 'error', message: 'y' }, usedByRole: false }]).warning, false);
-    assert.equal(statusBarView(undefined, []).text, '$(tools) MCP: no role');
-    assert.ok(statusBarView(undefined, [], false).tooltip.includes('not trusted'));
+    assert.equal(view(undefined, [serverView('other', { kind: 'error', message: 'y' }, { usedByRole: false })]).warning, false);
+    assert.equal(view(undefined, []).text, '$(tools) MCP: no role');
+    assert.ok(view(undefined, [], false).tooltip.includes('not trusted'));
   });
 
   it('picker: "(no role)" first, descriptions, the active role marked', () => {

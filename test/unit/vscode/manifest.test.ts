@@ -1,88 +1,52 @@
 import './fakeVscode';
 import * as assert from 'node:assert/strict';
-import { readFileSync, existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Ajv from 'ajv';
-import { DEFAULTS } from '../../../src/core/settings/hostSettings';
-import { KNOWN_SETTING_KEYS, parseSettings } from '../../../src/core/settings/parseSettings';
+import { manifestConfiguration, restrictedSettings } from '../../../src/core/settings/manifestConfiguration';
 import { PARTICIPANT_ID } from '../../../src/vscode/chatParticipant';
 import { COMMANDS } from '../../../src/vscode/commands';
 import { SLASH_COMMANDS } from '../../../src/vscode/slashCommands';
 import { SERVERS_VIEW_ID } from '../../../src/vscode/serverTreeProvider';
+import { SETUP_COMMANDS } from '../../../src/vscode/setupCommands';
 
 const root = join(__dirname, '..', '..', '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-const properties: Record<string, Record<string, unknown>> = pkg.contributes.configuration.properties;
 
-function validator(key: string) {
-  // VS Code's own keywords (markdownDescription, enumDescriptions, patternErrorMessage, …) are not JSON Schema.
-  const ajv = new Ajv({ strict: false, allErrors: true });
-  return ajv.compile(properties[key]);
+function runCheck(file: string) {
+  return spawnSync(process.execPath, [join(root, 'scripts', 'generate-manifest-schema.js'), '--check', '--file', file], { encoding: 'utf8' });
 }
 
 describe('package.json manifest', () => {
-  it('contributes exactly the settings the core knows, with the core\'s defaults', () => {
-    assert.deepEqual(Object.keys(properties).sort(), KNOWN_SETTING_KEYS.map((k) => `mcpHost.${k}`).sort());
-    assert.equal(properties['mcpHost.timeoutMs'].default, DEFAULTS.timeoutMs);
-    assert.equal(properties['mcpHost.maxToolRounds'].default, DEFAULTS.maxToolRounds);
-    assert.equal(properties['mcpHost.maxResultChars'].default, DEFAULTS.maxResultChars);
-    assert.equal(properties['mcpHost.toolNames'].default, DEFAULTS.toolNames);
-    for (const [key, schema] of Object.entries(properties)) {
-      assert.ok(schema.type, `${key} has a type`);
-      assert.ok(schema.description || schema.markdownDescription, `${key} is described`);
-      assert.ok('default' in schema, `${key} has a default`);
+  it('contributes exactly the settings schema generated from the zod schema (npm run manifest:write)', () => {
+    // The whole object: every setting, key, type, default, enum, pattern, bound and description.
+    assert.deepStrictEqual(pkg.contributes.configuration, manifestConfiguration());
+    assert.deepStrictEqual(pkg.capabilities.untrustedWorkspaces.restrictedConfigurations, restrictedSettings());
+  });
+
+  it('npm run manifest:check passes on package.json and names what is stale in a drifted copy', () => {
+    const ok = runCheck(join(root, 'package.json'));
+    assert.equal(ok.status, 0, ok.stderr);
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-host-manifest-'));
+    try {
+      const drifted = JSON.parse(JSON.stringify(pkg));
+      delete drifted.contributes.configuration.properties['mcpHost.servers'].additionalProperties.oneOf[0].properties.connectTimeoutMs;
+      drifted.contributes.configuration.properties['mcpHost.timeoutMs'].default = 30000;
+      const file = join(dir, 'package.json');
+      writeFileSync(file, JSON.stringify(drifted, null, 2));
+      const stale = runCheck(file);
+      assert.equal(stale.status, 1);
+      assert.match(stale.stderr, /mcpHost\.servers\.additionalProperties\.oneOf\.0\.properties\.connectTimeoutMs\n/);
+      assert.match(stale.stderr, /mcpHost\.timeoutMs\.default\n/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
-  });
-
-  it('the manifest defaults parse without problems', () => {
-    const raw = Object.fromEntries(Object.entries(properties).map(([k, s]) => [k.slice('mcpHost.'.length), s.default]));
-    delete raw['audit.path']; // "" means unset; the reader leaves it out
-    assert.deepEqual(parseSettings(raw).problems, []);
-  });
-
-  it('the servers schema accepts stdio and remote servers and rejects what parseSettings rejects', () => {
-    const valid = validator('mcpHost.servers');
-    const good = {
-      orders: { command: 'node', args: ['${workspaceFolder}/s.js'], env: { A: '${secret:A}' }, cwd: 'srv', timeoutMs: 5000, enabled: true },
-      typed: { type: 'stdio', command: 'npx' },
-      kb: { type: 'http', url: 'https://kb.example.com/mcp', headers: { Authorization: 'Bearer ${secret:KB}' }, connectTimeoutMs: 3000 },
-      legacy: { type: 'sse', url: '${env:SSE_URL}' },
-    };
-    assert.ok(valid(good), JSON.stringify(valid.errors));
-    assert.deepEqual(parseSettings({ servers: good }).problems, []);
-    const bad: Record<string, unknown>[] = [
-      { x: { args: [] } }, // no command
-      { x: { command: 'node', url: 'http://a' } }, // unknown key for stdio
-      { x: { type: 'http', command: 'node' } }, // remote without url
-      { x: { type: 'http', url: 'ftp://a' } },
-      { x: { type: 'tcp', command: 'node' } },
-      { x: { command: 'node', timeoutMs: 0 } },
-      { x: { command: 'node', env: { A: 1 } } },
-      { 'a/b': { command: 'node' } },
-    ];
-    for (const servers of bad) {
-      assert.equal(valid(servers), false, `schema rejects ${JSON.stringify(servers)}`);
-      assert.ok(parseSettings({ servers }).problems.some((p) => p.severity === 'error'), `parseSettings rejects ${JSON.stringify(servers)}`);
-    }
-  });
-
-  it('the roles and pattern schemas match the core\'s "server/tool" globs', () => {
-    const roles = validator('mcpHost.roles');
-    assert.ok(roles({ support: { description: 'd', servers: ['a'], tools: ['a/get_*', '*/search'], exclude: ['a/del*'], autoApprove: ['*/*'], confirm: ['a/x'] } }));
-    assert.equal(roles({ support: { tools: ['no-slash'] } }), false);
-    assert.equal(roles({ support: { tools: ['a/b/c'] } }), false);
-    assert.equal(roles({ support: { unknown: true } }), false);
-    const auto = validator('mcpHost.autoApprove');
-    assert.ok(auto(['orders/get_*']));
-    assert.equal(auto(['orders']), false);
-    assert.equal(validator('mcpHost.toolNames')('other'), false);
-    assert.equal(validator('mcpHost.timeoutMs')(0), false);
-    assert.equal(validator('mcpHost.maxToolRounds')(1.5), false);
   });
 
   it('declares every command under the "MCP Host" category and hides tree-only commands from the palette', () => {
     const declared = new Map<string, { category?: string; title: string }>(pkg.contributes.commands.map((c: { command: string }) => [c.command, c]));
-    assert.deepEqual([...declared.keys()].sort(), Object.values(COMMANDS).sort());
+    assert.deepEqual([...declared.keys()].sort(), [...Object.values(COMMANDS), ...Object.values(SETUP_COMMANDS)].sort());
     for (const c of declared.values()) assert.equal(c.category, 'MCP Host');
     const hidden = new Set(pkg.contributes.menus.commandPalette.filter((m: { when: string }) => m.when === 'false').map((m: { command: string }) => m.command));
     for (const id of [COMMANDS.restartServer, COMMANDS.stopServer, COMMANDS.startServer, COMMANDS.refreshTools, COMMANDS.callTool, COMMANDS.showToolDefinition, COMMANDS.copyToolName]) {
@@ -97,7 +61,13 @@ describe('package.json manifest', () => {
     assert.equal(pkg.contributes.views.mcpHost[0].name, 'Servers');
     assert.ok(pkg.contributes.viewsWelcome.every((w: { view: string }) => w.view === SERVERS_VIEW_ID));
     const titles = pkg.contributes.menus['view/title'].map((m: { command: string }) => m.command);
-    assert.deepEqual(titles.sort(), [COMMANDS.openAuditLog, COMMANDS.openSettings, COMMANDS.refreshAll, COMMANDS.selectRole, COMMANDS.showOutput].sort());
+    assert.deepEqual(titles.sort(), [COMMANDS.openAuditLog, COMMANDS.showAuditLog, COMMANDS.openSettings, COMMANDS.refreshAll, COMMANDS.selectRole, COMMANDS.showOutput].sort());
+    const review = pkg.contributes.menus['editor/title'].map((m: { command: string; when: string }) => [m.command, m.when]);
+    assert.deepEqual(review, [
+      [COMMANDS.approveToolChanges, 'resourceScheme == mcp-host-review'],
+      [COMMANDS.rejectToolChanges, 'resourceScheme == mcp-host-review'],
+    ]);
+    for (const f of ['media/audit/auditView.js', 'media/audit/auditView.css']) assert.ok(existsSync(join(root, f)), f);
     for (const m of pkg.contributes.menus['view/item/context']) assert.match(m.when, /^view == mcpHost\.servers && viewItem =~ \//);
     for (const f of ['media/mcp-host.svg', 'media/icon.png']) assert.ok(existsSync(join(root, f)), f);
   });

@@ -1,6 +1,7 @@
 import './fakeVscode';
 import * as assert from 'node:assert/strict';
 import { parseSettings } from '../../../src/core/settings/parseSettings';
+import { KNOWN_SETTING_KEYS } from '../../../src/core/settings/settingsSchema';
 import { readRawSettings, withUntrustedWorkspaceValues, type ConfigurationLike } from '../../../src/vscode/settingsReader';
 
 /** What `workspace.getConfiguration('mcpHost')` returns: the manifest defaults merged with the user's values. */
@@ -16,6 +17,10 @@ function config(values: Record<string, unknown>): ConfigurationLike & { asked: s
     maxToolRounds: 10,
     maxResultChars: 50000,
     'audit.path': '',
+    elicitation: { servers: ['*'] },
+    sampling: { servers: [] },
+    'audit.maxBytes': 10 * 1024 * 1024,
+    pinning: 'review',
   };
   const merged = { ...defaults, ...values };
   const asked: string[] = [];
@@ -32,7 +37,7 @@ describe('settings reader', () => {
   it('reads every mcpHost.* key into the raw record parseSettings takes (no prefix, audit.path dotted)', () => {
     const c = config({});
     const raw = readRawSettings(c);
-    assert.deepEqual(c.asked, ['servers', 'roles', 'activeRole', 'autoApprove', 'confirm', 'toolNames', 'timeoutMs', 'maxToolRounds', 'maxResultChars', 'audit.path']);
+    assert.deepEqual(c.asked, [...KNOWN_SETTING_KEYS], 'every known key, in the schema order');
     assert.deepEqual(raw, {
       servers: {},
       roles: {},
@@ -43,6 +48,10 @@ describe('settings reader', () => {
       timeoutMs: 20000,
       maxToolRounds: 10,
       maxResultChars: 50000,
+      elicitation: { servers: ['*'] },
+      sampling: { servers: [] },
+      'audit.maxBytes': 10 * 1024 * 1024,
+      pinning: 'review',
     });
     const { settings, problems } = parseSettings(raw);
     assert.deepEqual(problems, []);

@@ -1,25 +1,15 @@
 import { fake } from './fakeVscode';
 import * as assert from 'node:assert/strict';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { ConnectionState } from '../../../src/core/mcp/connectionState';
+import type { ConnectionState, ToolsChangedEvent } from '../../../src/core/host/hostSnapshot';
 import type { ServerSettings } from '../../../src/core/settings/hostSettings';
-import type { ToolsChangedEvent } from '../../../src/core/tools/toolRegistry';
+import { descriptionChangeNodes, eventNodes, eventSummary, eventToolNodes, formatTime } from '../../../src/vscode/eventTreeItems';
 import { describeTarget, maskUrl, maskValue, MASK } from '../../../src/vscode/serverTarget';
-import {
-  descriptionChangeNodes,
-  eventNodes,
-  eventSummary,
-  eventToolNodes,
-  formatTime,
-  serverContextValue,
-  serverDescription,
-  serverTooltip,
-  toTreeItem,
-  toolDescription,
-  toolTooltip,
-  type ServerNode,
-  type ToolNode,
-} from '../../../src/vscode/treeItems';
+import { serverContextValue, serverDescription, serverTooltip } from '../../../src/vscode/serverTreeItem';
+import { toolDescription, toolTooltip } from '../../../src/vscode/toolTreeItem';
+import { toTreeItem } from '../../../src/vscode/treeItems';
+import type { ServerNode, ToolNode } from '../../../src/vscode/treeNodes';
+import { serverView } from './serverViews';
 
 const stdio: ServerSettings = {
   name: 'orders',
@@ -44,7 +34,7 @@ const connected: ConnectionState = {
 };
 
 function server(state: ConnectionState, extra: Partial<ServerNode> = {}): ServerNode {
-  return { kind: 'server', name: 'orders', settings: stdio, state, role: 'support', usedByRole: true, toolCount: 3, ...extra };
+  return { kind: 'server', role: 'support', ...serverView('orders', state, { settings: { ...stdio, enabled: state.kind !== 'disabled' }, toolCount: 3 }), ...extra };
 }
 
 const tool: Tool = {
@@ -89,13 +79,13 @@ describe('tree items: servers', () => {
   });
 
   it('offers Start for stopped and failed servers, Stop for running ones, neither for disabled/untrusted', () => {
-    assert.equal(serverContextValue({ kind: 'stopped' }), 'mcpServer mcpServer.stopped');
-    assert.equal(serverContextValue({ kind: 'error', message: '' }), 'mcpServer mcpServer.stopped');
-    assert.equal(serverContextValue({ kind: 'idle' }), 'mcpServer mcpServer.stopped');
-    assert.equal(serverContextValue({ kind: 'starting', attempt: 1 }), 'mcpServer mcpServer.running');
-    assert.equal(serverContextValue({ kind: 'restarting', attempt: 2, delayMs: 1, reason: '' }), 'mcpServer mcpServer.running');
-    assert.equal(serverContextValue({ kind: 'disabled' }), 'mcpServer');
-    assert.equal(serverContextValue({ kind: 'untrusted' }), 'mcpServer');
+    assert.equal(serverContextValue(server({ kind: 'stopped' })), 'mcpServer mcpServer.stopped');
+    assert.equal(serverContextValue(server({ kind: 'error', message: '' })), 'mcpServer mcpServer.stopped');
+    assert.equal(serverContextValue(server({ kind: 'idle' })), 'mcpServer mcpServer.stopped');
+    assert.equal(serverContextValue(server({ kind: 'starting', attempt: 1 })), 'mcpServer mcpServer.running');
+    assert.equal(serverContextValue(server({ kind: 'restarting', attempt: 2, delayMs: 1, reason: '' })), 'mcpServer mcpServer.running');
+    assert.equal(serverContextValue(server({ kind: 'disabled' })), 'mcpServer');
+    assert.equal(serverContextValue(server({ kind: 'untrusted' })), 'mcpServer');
   });
 
   it('tooltip: server info, protocol version, command line with secrets unresolved, env values hidden', () => {
@@ -138,6 +128,8 @@ describe('tree items: tools', () => {
     assert.equal(item.contextValue, 'mcpTool mcpTool.callable');
     assert.deepEqual((item.command as { command: string }).command, 'mcpHost.showToolDefinition');
     assert.equal(toolDescription(toolNode({ rule: 'auto' })), 'auto · Look up an order.');
+    assert.equal(toolDescription(toolNode({ rule: 'auto', argumentRules: true })), 'auto + rules · Look up an order.');
+    assert.ok(toolTooltip(toolNode({ argumentRules: true })).includes('Argument rules (mcpHost.rules'));
   });
 
   it('marks a tool hidden for the role: dim icon, text, not callable', () => {
@@ -158,7 +150,11 @@ describe('tree items: tools', () => {
   });
 
   it('shows a tool refused for its name as not loaded', () => {
-    const node = toolNode({ exposedName: undefined, problem: 'the name "get_order" is already used by server "a"' });
+    const node = toolNode({
+      exposedName: undefined,
+      visible: false,
+      problem: { severity: 'warning', server: 'orders', tool: 'get_order', reason: 'taken', takenBy: 'a', message: 'the name "get_order" is already used by server "a"' },
+    });
     const item = toTreeItem(node) as InstanceType<typeof fake.TreeItem>;
     assert.equal(item.label, 'get_order');
     assert.match(String(item.description), /^not loaded: the name/);

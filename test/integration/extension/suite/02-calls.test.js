@@ -127,7 +127,7 @@ describe('@mcp tool calls through the scripted model', () => {
   });
 
   it('denies a call that needs confirmation when the dialog cannot be shown (refusal is never consent)', async () => {
-    // In this test mode the workbench refuses modal dialogs (see TESTING.md): basic/noop is in
+    // In this test mode the workbench refuses modal dialogs (test/integration/README.md): basic/noop is in
     // mcpHost.confirm, so the call must end "denied" and never reach the server.
     const run = await h.chatRun({
       query: '@mcp run noop',

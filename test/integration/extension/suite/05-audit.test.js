@@ -9,7 +9,7 @@ describe('audit file', () => {
       try {
         return JSON.parse(l);
       } catch (e) {
-        throw new Error(`audit line ${i + 1} is not JSON: ${l}`);
+        throw new Error(`audit line ${i + 1} is not JSON: ${l}`, { cause: e });
       }
     });
     const calls = records.filter((r) => r.kind === 'call');

@@ -6,7 +6,9 @@ const { extLog } = require('../../runner/mochaInExtensionHost');
 const h = require('../../extension/helpers');
 const { descendants, commandLine } = require('../../lib/procfs');
 
-const SERVERS = ['basic', 'slow', 'dynamic', 'paged', 'notools', 'everything'];
+const SERVERS = ['basic', 'slow', 'dynamic', 'paged', 'notools', 'catalog', 'everything'];
+/** Configured for the roles "writer" and "budget" only: not wanted by the active role, so idle. */
+const OTHER_SERVERS = ['files', 'crm', 'billing', 'support', 'devops'];
 
 /** Live descendants of this extension host that are MCP servers of the test workspace. */
 function serverProcesses() {
@@ -25,7 +27,7 @@ describe('untrusted workspace (restricted mode)', () => {
     assert.strictEqual(ext.isActive, true);
     const api = await h.hostApi();
     assert.ok(api, 'activate() returned no test API ({ controller } / { host })');
-    assert.strictEqual(api.host.isTrusted, false);
+    assert.strictEqual(api.host.snapshot().trusted, false);
   });
 
   it('starts no server process: no child process, FIXTURE_LOG never written', async () => {
@@ -38,21 +40,22 @@ describe('untrusted workspace (restricted mode)', () => {
 
   it('the tree\'s data says why: every configured server is "untrusted", no tool is offered', async () => {
     const { host } = await h.hostApi();
-    const states = Object.fromEntries(host.allConnections().map((c) => [c.name, c.state.kind]));
+    const states = Object.fromEntries(host.snapshot().servers.map((s) => [s.name, s.state.kind]));
     extLog('    states: %j', states);
     // The workspace's servers are shown (read from .vscode/settings.json), never started.
-    assert.deepStrictEqual(Object.keys(states), SERVERS);
+    assert.deepStrictEqual(Object.keys(states), [...SERVERS, ...OTHER_SERVERS]);
     for (const s of SERVERS) assert.strictEqual(states[s], 'untrusted', `${s} is ${states[s]}`);
-    assert.deepStrictEqual(host.exposedTools(), []);
+    for (const s of OTHER_SERVERS) assert.strictEqual(states[s], 'idle', `${s} is ${states[s]}`);
+    assert.deepStrictEqual(host.snapshot().exposed, []);
   });
 
   it('asking to start or refresh does not start anything either', async () => {
     const { host } = await h.hostApi();
-    await host.startServer('basic');
+    await host.servers.startServer('basic');
     await vscode.commands.executeCommand('mcpHost.refreshAll');
     await vscode.commands.executeCommand('mcpHost.startServer', { kind: 'server', name: 'slow' });
     await h.sleep(1500);
-    assert.strictEqual(host.connection('basic').state.kind, 'untrusted');
+    assert.strictEqual(host.snapshot().server('basic').state.kind, 'untrusted');
     assert.deepStrictEqual(serverProcesses(), []);
     assert.strictEqual(fs.existsSync(h.files.fixtureLog), false);
   });

@@ -1,0 +1,26 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerSettings } from '../settings/hostSettings';
+
+/**
+ * Something the host adds to every MCP client it opens (answering elicitation, sampling or roots
+ * requests; handling more notifications): the capabilities it declares in `initialize` and the
+ * handlers behind them. Each feature decides through the host's policy and writes the audit.
+ */
+export interface ClientFeature {
+  readonly capabilities: ClientCapabilities;
+  /** Register handlers on a new client for `server`, before it connects. */
+  install(client: Client, server: ServerSettings): void;
+}
+
+/** The capabilities of several features, merged (a later feature's keys extend an earlier one's). */
+export function mergeCapabilities(features: readonly ClientFeature[]): ClientCapabilities {
+  const out: Record<string, unknown> = {};
+  for (const f of features) {
+    for (const [key, value] of Object.entries(f.capabilities)) {
+      const prev = out[key];
+      out[key] = prev && typeof prev === 'object' && value && typeof value === 'object' ? { ...prev, ...value } : value;
+    }
+  }
+  return out as ClientCapabilities;
+}

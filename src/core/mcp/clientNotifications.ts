@@ -1,0 +1,33 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { LoggingMessageNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { mcpLevelToLogLevel, type Logger } from '../util/logger';
+import type { ServerInfo } from './connectionState';
+
+export interface NotificationHooks {
+  readonly name: string;
+  readonly logger: Logger;
+  /** Masks the server's secret values. */
+  readonly redact: (text: string) => string;
+  readonly onListChanged: () => void;
+}
+
+/**
+ * Route a connected client's notifications: `notifications/message` to the log (redacted),
+ * `notifications/tools/list_changed` to a refresh (only for servers that declare tools).
+ * Returns what initialize told us.
+ */
+export function wireNotifications(client: Client, protocolVersion: string | undefined, h: NotificationHooks): ServerInfo {
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+    const p = n.params;
+    const data = typeof p.data === 'string' ? p.data : JSON.stringify(p.data);
+    h.logger[mcpLevelToLogLevel(p.level)](`[${h.name}]${p.logger ? ` ${p.logger}:` : ''} ${h.redact(data)}`);
+  });
+  const capabilities = client.getServerCapabilities() ?? {};
+  if (capabilities.tools) {
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      h.logger.debug(`[${h.name}] notifications/tools/list_changed`);
+      h.onListChanged();
+    });
+  }
+  return { protocolVersion, serverInfo: client.getServerVersion(), capabilities, instructions: client.getInstructions() };
+}

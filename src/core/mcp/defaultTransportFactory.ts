@@ -1,0 +1,63 @@
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { RemoteAuthPort, TransportAuth } from '../auth/remoteAuth';
+import type { RemoteServerSettings, ServerSettings } from '../settings/hostSettings';
+import { ProcessStdioTransport } from './processStdioTransport';
+import type { ServerTransport, TransportFactory, TransportHooks } from './serverTransport';
+
+/**
+ * stdio servers run as a child process in their own process group; `http` is Streamable HTTP,
+ * falling back to SSE when the endpoint answers a 4xx (except 401/403, which are credential
+ * problems that SSE would only obscure); `sse` is SSE only. Remote servers get OAuth from `auth`
+ * (stored tokens, silent refresh, "needs sign-in"); without it they carry only their headers.
+ */
+export function createDefaultTransportFactory(auth?: RemoteAuthPort): TransportFactory {
+  return {
+    create(server: ServerSettings, hooks: TransportHooks): ServerTransport {
+      switch (server.type) {
+        case 'stdio':
+          return stdioTransport(
+            new ProcessStdioTransport({ command: server.command, args: server.args, env: server.env, cwd: server.cwd, onStderrLine: hooks.onStderrLine }),
+          );
+        case 'sse':
+          return { kind: 'sse', transport: sseTransport(server, auth?.forServer(server)) };
+        case 'http': {
+          const a = auth?.forServer(server);
+          const transport = new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { ...server.headers } }, ...providerOf(a) });
+          return { kind: 'streamableHttp', transport: a ? a.wrap(transport) : transport };
+        }
+      }
+    },
+
+    fallback(server, failed, error) {
+      if (server.type !== 'http' || failed.kind !== 'streamableHttp') return undefined;
+      const code = error instanceof StreamableHTTPError ? error.code : undefined;
+      if (code === undefined || code < 400 || code >= 500 || code === 401 || code === 403) return undefined;
+      return { transport: { kind: 'sse', transport: sseTransport(server, auth?.forServer(server)) }, reason: `Streamable HTTP answered ${code}; falling back to SSE` };
+    },
+  };
+}
+
+/** Processes and HTTP without OAuth. */
+export const defaultTransportFactory: TransportFactory = createDefaultTransportFactory();
+
+function providerOf(a: TransportAuth | undefined): { authProvider?: TransportAuth['authProvider']; fetch?: TransportAuth['fetch'] } {
+  return a ? { authProvider: a.authProvider, fetch: a.fetch } : {};
+}
+
+function stdioTransport(t: ProcessStdioTransport): ServerTransport {
+  return {
+    kind: 'stdio',
+    transport: t,
+    get pid() {
+      return t.pid;
+    },
+    exitReason: () => t.exitReason(),
+  };
+}
+
+function sseTransport(server: RemoteServerSettings, a: TransportAuth | undefined): Transport {
+  const transport = new SSEClientTransport(new URL(server.url), { requestInit: { headers: { ...server.headers } }, ...providerOf(a) });
+  return a ? a.wrap(transport) : transport;
+}

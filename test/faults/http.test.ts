@@ -1,0 +1,273 @@
+/**
+ * Fault injection over HTTP: faultyHttpServer.mjs (raw node:http on 127.0.0.1) answering with
+ * HTTP errors, 401 with and without WWW-Authenticate, 404 on POST (the SSE fallback), slow answers,
+ * a JSON body or an SSE stream cut mid-call, a server that dies after connecting, large results.
+ * The faulty HTTP servers are children of the test process; the CLI's own children (the healthy
+ * stdio server) must all be gone when it exits.
+ */
+import * as assert from 'node:assert/strict';
+import {
+  ensureBuilt,
+  healthyServer,
+  itOpen,
+  OPEN,
+  makeWorkspace,
+  MiB,
+  removeTempDirs,
+  runCli,
+  Session,
+  startFaultyHttp,
+  tempDir,
+  type CliRun,
+  type FaultyOptions,
+  type HttpServer,
+  type Json,
+} from '../fixtures/faulty/cliFaultHarness';
+import { assertAtOnce, assertAudited, assertHealthyAnswers, assertHealthyConnected, assertNothingLeft, LONG_TIMEOUT, reportCase } from './faultAssertions';
+
+const OBJ = { type: 'object' };
+const tool = (name: string) => ({ name, description: `tool ${name}`, inputSchema: OBJ });
+const remote = (h: HttpServer, extra: Json = {}) => ({ type: 'http', url: h.url, ...extra });
+
+describe('faults: HTTP servers', function () {
+  this.timeout(90_000);
+  before(ensureBuilt);
+  const servers: HttpServer[] = [];
+  const sessions: Session[] = [];
+  const start = async (dir: string, name: string, o: FaultyOptions) => {
+    const h = await startFaultyHttp(dir, name, o);
+    servers.push(h);
+    return h;
+  };
+  after(async () => {
+    for (const s of sessions.splice(0)) s.destroy();
+    await Promise.all(servers.splice(0).map((h) => h.close()));
+    removeTempDirs();
+  });
+
+  describe('failures while connecting (one check over several servers)', () => {
+    let run: CliRun;
+    let doc: Json;
+    const hs: Record<string, HttpServer> = {};
+    before(async () => {
+      const dir = tempDir();
+      const opts: Record<string, FaultyOptions> = {
+        init500: { initialize: [{ status: 500, body: 'internal trouble' }] },
+        init401auth: { initialize: [{ status: 401, wwwAuthenticate: 'Bearer realm="faults", error="invalid_token"' }] },
+        init401bare: { initialize: [{ status: 401 }] },
+        post404legacy: { postStatus: { code: 404 }, legacySse: true, tools: [tool('viaSse')] },
+        post404none: { postStatus: { code: 404 } },
+        slowInit: { initialize: [{ sleep: 30_000 }] },
+      };
+      for (const [name, o] of Object.entries(opts)) hs[name] = await start(dir, name, o);
+      const settings: Record<string, Json> = {};
+      for (const [name, h] of Object.entries(hs)) settings[name] = remote(h, name === 'slowInit' ? { connectTimeoutMs: 2000 } : {});
+      const ws = makeWorkspace({ ...settings, healthy: healthyServer() });
+      run = await runCli(['check', '--json', '--workspace', ws.dir]);
+      doc = assertHealthyConnected(run);
+      for (const name of Object.keys(opts)) {
+        const v = doc.servers.find((s: Json) => s.name === name);
+        reportCase(`http connect: ${name}`, { state: v.state, error: v.error });
+      }
+    });
+    const view = (name: string) => doc.servers.find((s: Json) => s.name === name);
+
+    it('HTTP 500 on initialize: an error that names the status', async () => {
+      assert.equal(view('init500').state, 'error');
+      assert.match(view('init500').error, /HTTP 500/);
+    });
+
+    it('HTTP 401 with and without WWW-Authenticate: an error that names the status and points at the credentials', async () => {
+      for (const name of ['init401auth', 'init401bare']) {
+        assert.equal(view(name).state, 'error', name);
+        assert.match(view(name).error, /HTTP 401.*(headers|secrets)/, name);
+      }
+    });
+
+    it('404 on POST with a legacy SSE endpoint: connected through the SSE fallback', async () => {
+      assert.equal(view('post404legacy').state, 'connected', view('post404legacy').error);
+      assert.ok(doc.tools.some((t: Json) => t.name === 'post404legacy__viaSse'));
+      assert.ok(hs.post404legacy.events().some((e) => e.event === 'request' && e.transport === 'sse'));
+    });
+
+    itOpen('check shows which transport a "type": "http" server ended up on (Streamable HTTP or the SSE fallback)', async () => {
+      assert.equal(view('post404legacy').transport, 'sse');
+      assert.equal(view('healthy').transport, 'stdio');
+    });
+
+    it('404 on POST and no SSE endpoint either: an error', async () => {
+      assert.equal(view('post404none').state, 'error');
+      assert.match(view('post404none').error, /404|405/);
+    });
+
+    it('an initialize slower than connectTimeoutMs: an error after that time, not after the slow answer', async () => {
+      assert.equal(view('slowInit').state, 'error');
+      assert.match(view('slowInit').error, /initialize/);
+    });
+
+    it('check exits 1 well before the slow server would have answered; nothing is left', async () => {
+      assert.equal(run.code, 1);
+      assertAtOnce(run.wallMs, 'check');
+      assertNothingLeft(run.leftBehind);
+    });
+  });
+
+  for (const mode of ['json', 'sse'] as const) {
+    describe(`failures during calls (${mode} responses)`, () => {
+      let h: HttpServer;
+      let s: Session;
+      let ws: ReturnType<typeof makeWorkspace>;
+      const CUT = ['cutSse', 'cutSsePrimed', 'resetSse'];
+      before(async () => {
+        const dir = tempDir();
+        h = await start(dir, `calls-${mode}`, {
+          mode,
+          tools: ['status500', 'status401', 'slow', 'cutJson', ...CUT, 'big10', 'big50', 'ok'].map(tool),
+          calls: {
+            status500: [{ status: 500, body: 'call trouble' }],
+            status401: [{ status: 401, wwwAuthenticate: 'Bearer error="invalid_token"' }],
+            slow: [{ sleep: 3000 }, { reply: { text: 'slow but fine' } }],
+            cutJson: [{ cutJson: { textBytes: 100_000 } }],
+            cutSse: [{ cutSse: { partial: true } }],
+            cutSsePrimed: [{ cutSse: { priming: true, partial: true } }],
+            resetSse: [{ cutSse: { partial: true, destroy: true } }],
+            big10: [{ reply: { textBytes: 10 * MiB } }],
+            big50: [{ reply: { textBytes: 50 * MiB } }],
+          },
+        });
+        ws = makeWorkspace({ faulty: remote(h), healthy: healthyServer() });
+        // 20 s: "at once" (< 15 s) and "after the timeout" cannot be confused, and a cut stream
+        // that is waited out today ends within the test.
+        s = new Session(['--workspace', ws.dir, '--audit', ws.audit, '--timeout', '20000']);
+        sessions.push(s);
+        // The cut streams are waited out today (20 s each): sent at once, they cost one wait in all.
+        if (OPEN) for (const name of CUT) s.send({ id: `cut-${name}`, op: 'call', name: `faulty__${name}`, args: {} });
+      });
+
+      const call = async (name: string) => {
+        const r = await s.call(`${name}`, `faulty__${name}`, {}, 30_000);
+        reportCase(`http call (${mode}): ${name}`, { outcome: r.answer.outcome, ms: r.ms, text: r.answer.modelText.slice(0, 200) });
+        assert.ok(h.alive(), `the faulty HTTP server died:\n${h.stderr()}`);
+        return r;
+      };
+
+      it('HTTP 500 on a call: an error outcome at once that names the status', async () => {
+        const { answer, ms } = await call('status500');
+        assert.equal(answer.outcome, 'error');
+        assert.match(answer.modelText, /call trouble/);
+        assertAtOnce(ms, 'status500');
+      });
+
+      it('HTTP 401 on a call: an error outcome at once', async () => {
+        const { answer, ms } = await call('status401');
+        assert.equal(answer.outcome, 'error');
+        assert.match(answer.modelText, /Unauthorized|401/);
+        assertAtOnce(ms, 'status401');
+      });
+
+      itOpen('HTTP 500/401 on a call: the error names the status code', async () => {
+        for (const name of ['status500', 'status401']) {
+          const { answer } = await s.call(`${name}-again`, `faulty__${name}`);
+          assert.match(answer.modelText, /HTTP (500|401)/, answer.modelText);
+        }
+      });
+
+      it('a slow answer (3 s) within the timeout: ok', async () => {
+        const { answer } = await call('slow');
+        assert.equal(answer.outcome, 'ok');
+        assert.equal(answer.modelText, 'slow but fine');
+      });
+
+      it('a JSON body cut mid-way: an error outcome at once', async () => {
+        const { answer, ms } = await call('cutJson');
+        assert.equal(answer.outcome, 'error');
+        assertAtOnce(ms, 'cutJson');
+      });
+
+      for (const [mib, name] of [
+        [10, 'big10'],
+        [50, 'big50'],
+      ] as const) {
+        it(`${mib} MiB of text: ok; a call in flight on the healthy server completes`, async () => {
+          s.send({ id: `inflight-${name}`, op: 'call', name: 'healthy__wait', args: { ms: 1000 } });
+          const before = s.rss();
+          const { answer, ms } = await call(name);
+          const after = s.rss();
+          reportCase(`http large result (${mode}): ${mib} MiB`, { ms, sessionHwmGrowthMiB: (after.hwmKiB - before.hwmKiB) / 1024 });
+          assert.equal(answer.outcome, 'ok', answer.modelText.slice(0, 300));
+          assertAtOnce(ms, name);
+          assert.equal((await s.answer(`inflight-${name}`)).outcome, 'ok');
+        });
+      }
+
+      for (const [name, label] of [
+        ['cutSse', 'ended'],
+        ['cutSsePrimed', 'ended after a priming event (resumable)'],
+        ['resetSse', 'reset (socket destroyed)'],
+      ]) {
+        itOpen(`an SSE stream ${label} mid-call: an error outcome at once, not after the timeout`, async () => {
+          const answer = await s.answer(`cut-${name}`, 30_000);
+          const ms = s.elapsed(`cut-${name}`);
+          reportCase(`http call (${mode}): ${name}`, { outcome: answer.outcome, ms, text: answer.modelText.slice(0, 200) });
+          assert.equal(answer.outcome, 'error', answer.modelText);
+          assertAtOnce(ms, name);
+        });
+      }
+
+      it('the healthy server still answers; one audit record per call; nothing is left', async () => {
+        await assertHealthyAnswers(s, 'h');
+        const end = await s.end();
+        assert.equal(end.code, 0);
+        const called = h.events().filter((e) => e.event === 'call').map((e) => e.tool);
+        for (const name of new Set(called)) assertAudited(ws.audit, `faulty__${name}`, called.filter((c) => c === name).length);
+        assertNothingLeft(end.leftBehind);
+      });
+    });
+  }
+
+  describe('a server that dies after connecting', () => {
+    let h: HttpServer;
+    let s: Session;
+    let ws: ReturnType<typeof makeWorkspace>;
+    before(async () => {
+      h = await start(tempDir(), 'dies', { tools: [tool('echo')], dieAfterInitializedMs: 300 });
+      ws = makeWorkspace({ faulty: remote(h), healthy: healthyServer() });
+      s = new Session(['--workspace', ws.dir, '--audit', ws.audit, '--timeout', LONG_TIMEOUT]);
+      sessions.push(s);
+      await assertHealthyAnswers(s, 'warm');
+      // Wait until the server is really gone.
+      const end = Date.now() + 10_000;
+      while (!h.events().some((e) => e.event === 'exit') && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
+      assert.ok(h.events().some((e) => e.event === 'exit'), 'the faulty HTTP server did not die');
+    });
+
+    itOpen('"servers" does not show a dead server as connected', async () => {
+      s.send({ id: 'srv', op: 'servers' });
+      const v = (await s.answer('srv')).servers.find((x: Json) => x.name === 'faulty');
+      reportCase('http server died: servers', { state: v.state });
+      assert.notEqual(v.state, 'connected');
+    });
+
+    it('a call fails at once (not after the timeout); the healthy server still answers', async () => {
+      const { answer, ms } = await s.call('c1', 'faulty__echo');
+      reportCase('http server died: call', { outcome: answer.outcome, ms, text: answer.modelText });
+      assert.notEqual(answer.outcome, 'ok');
+      assert.notEqual(answer.outcome, 'timeout');
+      assertAtOnce(ms, 'the call to a dead server');
+      await assertHealthyAnswers(s, 'h');
+    });
+
+    itOpen('the error names the URL and the cause, not just "fetch failed"', async () => {
+      const { answer } = await s.call('c2', 'faulty__echo');
+      assert.ok(answer.modelText.includes(h.url.replace('/mcp', '')), answer.modelText);
+      assert.match(answer.modelText, /ECONNREFUSED|refused/i);
+    });
+
+    it('one audit record per attempt; nothing is left', async () => {
+      const end = await s.end();
+      const attempts = s.lines.filter((l) => typeof l.id === 'string' && /^c\d$/.test(l.id)).length;
+      assertAudited(ws.audit, 'faulty__echo', attempts);
+      assertNothingLeft(end.leftBehind);
+    });
+  });
+});

@@ -1,0 +1,151 @@
+/**
+ * Fault injection, large results over stdio: text of 1, 10 and 50 MiB (more sizes with
+ * MCP_HOST_FAULTS_EXTRA_MIB=20,80), large images, a result over the message bound; and the CLI's
+ * memory: peak RSS (VmHWM) of `mcp-host call` printing what a model is given, minus the peak of
+ * the same call with a tiny result, per MiB of result.
+ */
+import * as assert from 'node:assert/strict';
+import {
+  ensureBuilt,
+  FaultyStdio,
+  healthyServer,
+  itOpen,
+  makeWorkspace,
+  MiB,
+  removeTempDirs,
+  runCli,
+  Session,
+  tempDir,
+  type Json,
+} from '../fixtures/faulty/cliFaultHarness';
+import { assertAtOnce, assertAudited, assertHealthyAnswers, assertNothingLeft, LONG_TIMEOUT, reportCase } from './faultAssertions';
+
+/** Issue 10's target: peak RSS at most 3 × the result size. */
+const MAX_RSS_PER_MIB = 3;
+/** Today's stdio message limit (the SDK's ReadBuffer): results at or above it crash the CLI. */
+const SDK_LIMIT_MIB = 10;
+const EXTRA_MIB = (process.env.MCP_HOST_FAULTS_EXTRA_MIB ?? '').split(',').filter(Boolean).map(Number);
+
+function bigServer(reply: Json) {
+  const dir = tempDir();
+  const faulty = new FaultyStdio(dir, 'faulty', { tools: [{ name: 'big', inputSchema: { type: 'object' } }], calls: { big: [{ reply }] } });
+  const ws = makeWorkspace({ faulty: faulty.settings(), healthy: healthyServer() });
+  return { faulty, ws };
+}
+
+/** `call faulty__big` printing the model text; its peak RSS. */
+async function callPeak(reply: Json) {
+  const { faulty, ws } = bigServer(reply);
+  const run = await runCli(['call', 'faulty__big', '--workspace', ws.dir, '--audit', ws.audit, '--timeout', LONG_TIMEOUT], {
+    pidSources: [() => faulty.pids()],
+  });
+  return { run, ws };
+}
+
+/** A clear answer to a large result: ok, or an error that names the size or the limit. Never a timeout. */
+function assertClearOutcome(answer: { outcome: string; modelText: string }) {
+  if (answer.outcome === 'ok') return;
+  assert.equal(answer.outcome, 'error', answer.modelText.slice(0, 500));
+  assert.match(answer.modelText, /too large|exceed|limit|bytes|MiB|MB/i);
+}
+
+describe('faults: large results', function () {
+  this.timeout(120_000);
+  before(ensureBuilt);
+  after(removeTempDirs);
+  const sessions: Session[] = [];
+  afterEach(() => {
+    for (const s of sessions.splice(0)) s.destroy();
+  });
+
+  let baselineKiB = 0;
+  before(async () => {
+    const { run } = await callPeak({ text: 'tiny' });
+    assert.equal(run.code, 0, run.stderr);
+    baselineKiB = run.peakRssKiB;
+  });
+
+  /**
+   * Session: a healthy `wait` in flight while the large result arrives; afterwards the healthy
+   * server still answers, the audit has one record per call and nothing is left.
+   */
+  async function survives(label: string, reply: Json) {
+    const { faulty, ws } = bigServer(reply);
+    const s = new Session(['--workspace', ws.dir, '--audit', ws.audit, '--timeout', LONG_TIMEOUT], { pidSources: [() => faulty.pids()] });
+    sessions.push(s);
+    await assertHealthyAnswers(s, 'warm');
+    const before = s.rss();
+    s.send({ id: 'inflight', op: 'call', name: 'healthy__wait', args: { ms: 1500 } });
+    const { answer, ms } = await s.call('big', 'faulty__big', {}, 60_000);
+    const after = s.rss();
+    const inflight = await s.answer('inflight');
+    reportCase(`large result (session): ${label}`, { outcome: answer.outcome, ms, sessionHwmGrowthMiB: (after.hwmKiB - before.hwmKiB) / 1024 });
+    assert.doesNotMatch(s.stderr, /internal error/, 'the CLI crashed');
+    assert.ok(s.isRunning, `the CLI exited\n${s.describe()}`);
+    assertClearOutcome(answer);
+    assertAtOnce(ms, label);
+    assert.equal(inflight.outcome, 'ok', `the call in flight on the healthy server: ${inflight.modelText}`);
+    await assertHealthyAnswers(s, 'after');
+    const end = await s.end();
+    assert.equal(end.code, 0);
+    assertAudited(ws.audit, 'faulty__big', 1);
+    assertAudited(ws.audit, 'healthy__wait', 1);
+    assertNothingLeft(end.leftBehind);
+    return answer;
+  }
+
+  /** `call` printing the model text: exit 0 or a clear error, capped model text, bounded peak RSS. */
+  async function memoryBound(label: string, reply: Json, mib: number) {
+    const { run, ws } = await callPeak(reply);
+    const growthMiB = (run.peakRssKiB - baselineKiB) / 1024;
+    reportCase(`large result (call): ${label}`, {
+      code: run.code,
+      wallMs: run.wallMs,
+      peakMiB: run.peakRssKiB / 1024,
+      baselineMiB: baselineKiB / 1024,
+      growthMiB,
+      growthPerMiB: growthMiB / mib,
+      stderr: run.stderr.slice(0, 300),
+    });
+    assert.doesNotMatch(run.stderr, /internal error/, run.stderr.slice(0, 500));
+    assert.ok(run.code === 0 || run.code === 1, `exit ${run.code}`);
+    if (run.code === 0) assert.ok(run.stdout.length <= 60_000, `the model text is not capped: ${run.stdout.length} chars`);
+    assertAudited(ws.audit, 'faulty__big', 1);
+    assertNothingLeft(run.leftBehind);
+    assert.ok(growthMiB <= MAX_RSS_PER_MIB * mib, `peak RSS grew by ${growthMiB.toFixed(1)} MiB for a ${mib} MiB result (${(growthMiB / mib).toFixed(1)} per MiB; target ≤ ${MAX_RSS_PER_MIB})`);
+  }
+
+  it('1 MiB of text: ok, capped for the model; a call in flight on the healthy server completes; nothing left', async () => {
+    const answer = await survives('1 MiB text', { textBytes: MiB });
+    assert.equal(answer.outcome, 'ok');
+    assert.match(answer.modelText, /output truncated by MCP Host: 50000 of 1048576 characters shown/);
+  });
+
+  it('a 7 MiB image (9.3 MiB of base64, under the 10 MiB message limit): ok, a placeholder in the model text', async () => {
+    const answer = await survives('7 MiB image', { imageBytes: 7 * MiB });
+    assert.equal(answer.outcome, 'ok');
+    assert.equal(answer.modelText, '[image image/png, 7.0 MB]');
+  });
+
+  for (const mib of [10, 50, ...EXTRA_MIB]) {
+    const open = mib >= SDK_LIMIT_MIB ? itOpen : it;
+    open(`${mib} MiB of text: the CLI survives, answering ok (or a clear size error) at once; the healthy server's call in flight completes`, async () => {
+      await survives(`${mib} MiB text`, { textBytes: mib * MiB });
+    });
+  }
+
+  itOpen('a 12 MiB image (16 MiB of base64): the CLI survives; ok or a clear size error', async () => {
+    await survives('12 MiB image', { imageBytes: 12 * MiB });
+  });
+
+  itOpen('a result over the message bound (80 MiB): that request fails at once with a clear error (or is capped), never a timeout; the CLI goes on', async () => {
+    await survives('80 MiB text', { textBytes: 80 * MiB });
+  });
+
+  describe('peak RSS of `call` per MiB of result (target ≤ 3)', () => {
+    itOpen('9 MiB of text (under today\'s limit)', async () => memoryBound('9 MiB text', { textBytes: 9 * MiB }, 9));
+    for (const mib of [10, 50, ...EXTRA_MIB]) {
+      itOpen(`${mib} MiB of text`, async () => memoryBound(`${mib} MiB text`, { textBytes: mib * MiB }, mib));
+    }
+  });
+});
