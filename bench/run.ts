@@ -1,7 +1,10 @@
 /**
  * `npm run bench`: the host's cost next to the raw MCP SDK, every row of issue 10's targets measured
- * in one run. Runs every benchmark (or those named: `node --import tsx bench/run.ts routing large`),
- * prints a table, and after a full run writes bench/results.json and bench/RESULTS.md.
+ * in one run, then figures without a target (tool budget, telemetry cost). Runs every benchmark (or
+ * those named: `node --import tsx bench/run.ts routing large`), prints a table, and after a full run
+ * writes bench/results.json and bench/RESULTS.md.
+ * `--quick` (`npm run bench -- --quick`): every benchmark with a few blocks, to see that it runs;
+ * its timing rows are not judged and the results files are left as they were.
  *
  * Every comparison rotates an A/A pair (two identical raw-SDK clients, each with its own identical
  * server process) and the host inside the same blocks, in an order shuffled per block (fixed seeds);
@@ -18,15 +21,17 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { FIXTURE_SERVERS_DIR, descendantPidsOf } from '../test/fixtures/fixtureServers';
 import { BENCH_SERVERS_DIR, errorText, fmtCi, load1, ROOT, type BenchResult, type Row, type Verdict } from './common';
-import { concurrency } from './concurrency';
-import { largeResult } from './largeResult';
-import { oneShotCall } from './oneShotCall';
-import { packageCost } from './packageCost';
-import { parallelStart } from './parallelStart';
-import { registryScale } from './registryScale';
-import { routingOverhead } from './routingOverhead';
+import { CONCURRENCY_DEFAULTS, concurrency } from './concurrency';
+import { LARGE_DEFAULTS, largeResult } from './largeResult';
+import { ONE_SHOT_DEFAULTS, oneShotCall } from './oneShotCall';
+import { PACKAGE_DEFAULTS, packageCost } from './packageCost';
+import { PARALLEL_START_DEFAULTS, parallelStart } from './parallelStart';
+import { REGISTRY_DEFAULTS, registryScale } from './registryScale';
+import { ROUTING_DEFAULTS, routingOverhead } from './routingOverhead';
 import { round } from './stats';
-import { sustainedSession } from './sustainedSession';
+import { SUSTAINED_DEFAULTS, sustainedSession } from './sustainedSession';
+import { TELEMETRY_COST_DEFAULTS, telemetryBench } from './telemetryCost';
+import { measureToolBudget } from './toolBudget';
 
 /** Above this 1-minute load average at start, no timing row is judged. */
 export const MAX_LOAD = 1.5;
@@ -34,19 +39,28 @@ export const MAX_LOAD = 1.5;
 interface Bench {
   readonly key: string;
   readonly title: string;
-  run(): Promise<BenchResult>;
+  /** `quick`: a few blocks, enough to see that it runs, far too few for a verdict. */
+  run(quick: boolean): Promise<BenchResult>;
 }
 
 const BENCHES: readonly Bench[] = [
-  { key: 'routing', title: 'Routing overhead', run: () => routingOverhead() },
-  { key: 'session', title: 'Sustained session', run: () => sustainedSession() },
-  { key: 'concurrency', title: 'Concurrency', run: () => concurrency() },
-  { key: 'large', title: 'Large results', run: () => largeResult() },
-  { key: 'oneshot', title: 'One-shot call', run: () => oneShotCall() },
-  { key: 'parallel', title: 'Parallel start', run: () => parallelStart() },
-  { key: 'registry', title: 'Registry scale', run: () => registryScale() },
-  { key: 'package', title: 'Package', run: () => packageCost() },
+  { key: 'routing', title: 'Routing overhead', run: (q) => routingOverhead(q ? { ...ROUTING_DEFAULTS, blocks: 4, rounds: 50, warmup: 100 } : ROUTING_DEFAULTS) },
+  { key: 'session', title: 'Sustained session', run: (q) => sustainedSession(q ? { ...SUSTAINED_DEFAULTS, totalCalls: 1200, blocks: 4, warmup: 100 } : SUSTAINED_DEFAULTS) },
+  { key: 'concurrency', title: 'Concurrency', run: (q) => concurrency(q ? { ...CONCURRENCY_DEFAULTS, blocks: 3, rounds: 2 } : CONCURRENCY_DEFAULTS) },
+  { key: 'large', title: 'Large results', run: (q) => largeResult(q ? { ...LARGE_DEFAULTS, blocks: 2 } : LARGE_DEFAULTS) },
+  { key: 'oneshot', title: 'One-shot call', run: (q) => oneShotCall(q ? { ...ONE_SHOT_DEFAULTS, blocks: 2 } : ONE_SHOT_DEFAULTS) },
+  { key: 'parallel', title: 'Parallel start', run: (q) => parallelStart(q ? { ...PARALLEL_START_DEFAULTS, blocks: 2 } : PARALLEL_START_DEFAULTS) },
+  { key: 'registry', title: 'Registry scale', run: (q) => registryScale(q ? { ...REGISTRY_DEFAULTS, fullRuns: 4, refreshRuns: 10 } : REGISTRY_DEFAULTS) },
+  { key: 'package', title: 'Package', run: (q) => packageCost(q ? { ...PACKAGE_DEFAULTS, reps: 2 } : PACKAGE_DEFAULTS) },
+  { key: 'toolbudget', title: 'Tool budget (no target)', run: async () => toolBudgetBench() },
+  { key: 'telemetry', title: 'Telemetry cost (no target)', run: (q) => telemetryBench(q ? { blocks: 4, blockSize: 100, warmup: 100 } : TELEMETRY_COST_DEFAULTS) },
 ];
+
+/** The tool budget's figures as rows (tokens per request; the time to pick the tools is in the detail). */
+async function toolBudgetBench(): Promise<BenchResult> {
+  const r = await measureToolBudget();
+  return { rows: r.rows.map((row) => ({ ...row, name: `Tool budget, ${row.name}` })), data: r.data };
+}
 
 interface Section {
   readonly key: string;
@@ -209,15 +223,17 @@ function leftoverProcesses(): { pid: number; cmd: string }[] {
 }
 
 async function main(): Promise<void> {
+  const quick = process.argv.includes('--quick');
   const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
   const selected = wanted.length ? BENCHES.filter((b) => wanted.some((w) => b.key.startsWith(w))) : BENCHES;
   if (selected.length === 0) throw new Error(`no benchmark matches ${wanted.join(', ')}; known: ${BENCHES.map((b) => b.key).join(', ')}`);
 
   const m = machine();
-  const judging = m.loadAverageAtStart[0] <= MAX_LOAD;
+  const judging = !quick && m.loadAverageAtStart[0] <= MAX_LOAD;
   console.log(`MCP Host benchmarks — ${m.cores} cores (${m.cpu}), Node ${m.node}, ${m.date}, commit ${m.gitCommit}`);
   console.log(`1-minute load at start: ${m.loadAverageAtStart[0]} (5 / 15 min: ${m.loadAverageAtStart[1]} / ${m.loadAverageAtStart[2]})`);
-  if (!judging) console.log(`Above ${MAX_LOAD}: every timing row is measured but NOT JUDGED.`);
+  if (quick) console.log('Quick run (--quick): a few blocks per benchmark; every timing row is measured but NOT JUDGED.');
+  else if (!judging) console.log(`Above ${MAX_LOAD}: every timing row is measured but NOT JUDGED.`);
   const started = performance.now();
   const sections: Section[] = [];
   for (const b of selected) {
@@ -226,7 +242,7 @@ async function main(): Promise<void> {
     const loadStart = load1();
     let section: Section;
     try {
-      const r = await b.run();
+      const r = await b.run(quick);
       section = { key: b.key, title: b.title, seconds: (performance.now() - t0) / 1000, load1AtStart: loadStart, load1AtEnd: load1(), rows: r.rows, data: r.data };
     } catch (e) {
       const message = errorText(e);
@@ -276,7 +292,7 @@ async function main(): Promise<void> {
   console.log(`\n${table(sections)}\n`);
   console.log(`${counts} (${totalSeconds.toFixed(0)} s; 1-minute load at start ${m.loadAverageAtStart[0]}, at end ${loadAtEnd[0]})`);
 
-  if (selected.length === BENCHES.length) {
+  if (selected.length === BENCHES.length && !quick) {
     const dir = __dirname;
     writeFileSync(
       join(dir, 'results.json'),
@@ -285,7 +301,7 @@ async function main(): Promise<void> {
     writeFileSync(join(dir, 'RESULTS.md'), markdown(m, judging, sections, totalSeconds, loadAtEnd, counts));
     console.log('Wrote bench/results.json and bench/RESULTS.md.');
   } else {
-    console.log('A partial run: bench/results.json and bench/RESULTS.md are left as they were.');
+    console.log(`A ${quick ? 'quick' : 'partial'} run: bench/results.json and bench/RESULTS.md are left as they were.`);
   }
 
   // Do not leave them behind even when the check failed (only our own processes, by pid).
