@@ -147,6 +147,22 @@ function table(sections: readonly Section[]): string {
 
 type Machine = ReturnType<typeof machine>;
 
+/** The "How it is measured" bullets of RESULTS.md. */
+export function howItIsMeasured(): string[] {
+  return [
+    '- **Three sides in every block.** Each comparison has two identical raw-SDK clients (raw A and raw B, each talking to its own identical server process: the A/A pair) and the host (its own identical server process). A block is made of rounds; in each round every side runs once, in an order shuffled per round with a fixed seed, so whatever the machine does at that moment hits all three. Routing: 200 rounds of one call per block; sustained session: 500 rounds of one call; concurrency: 10 rounds of one 640-call turn; large results, one-shot call, parallel start: one round per block.',
+    '- **Statistic and interval.** A row’s value is host ÷ raw of the row’s statistic (the median unless said otherwise) over all blocks, raw A and B pooled. The 95 % interval is a block bootstrap: 2,000 resamples of whole blocks with replacement, fixed seed, 2.5th and 97.5th percentiles. The A/A column is raw B ÷ raw A of the same statistic with its interval: how far two identical clients differ in this run (the noise floor).',
+    `- **Verdicts.** PASS or FAIL only when the whole interval is on one side of the target; otherwise “inconclusive”, with the 1-minute load at the start of that benchmark. When the 1-minute load at start is above ${MAX_LOAD}, timing rows are “not judged”. Rows that are not timings (bundle bytes, servers activate() waited for, processes left behind, a call that failed outright) are judged regardless of load. \`npm run bench -- --quick\` runs every benchmark with a few blocks to show that it runs: its timing rows are never judged and it leaves this file and results.json as they were.`,
+    '- **No setup in the measured loop.** Hosts are built with their audit file (JSONL) configured; nothing is reconfigured while timing. Routing, concurrency and the sustained session pin every server process (host’s and raw’s) to the same CPU (`BENCH_PIN_SERVERS=off` disables it) and start raw servers through `setsid`, as the host starts its servers detached.',
+    '- **The host as a team runs it.** `mcpHost.pinning` is “review” (the default), so a host offers only reviewed tool definitions and checks every listing against the lockfile. The review happens before any timing: in-process hosts (bench/hostUnderTest.ts, the one file that uses McpHost) approve what their servers list (`definitions.lockAll`, as `mcp-host lock`); parallel start reads a lockfile reviewed once beforehand; the CLI rows run in a workspace `mcp-host lock` reviewed, with `--yes` as the consent before a server’s first start (`MCP_HOST_CONFIG_DIR` in a temp dir).',
+    '- **Sustained session.** `mcp-host session` (dist/cli.js) against `bench/clients/rawSession.mjs`, the same JSON-lines loop with the SDK’s Client doing the call, both driven over stdin/stdout by the same code. After each block every session process runs a full GC (SIGUSR2 to the preloaded `bench/clients/gcOnSignal.cjs`, outside the timed calls) and its VmRSS is read from /proc; the RSS row is the least-squares slope of (VmRSS − V8 young generation) over the calls, because V8 doubles or halves the young generation (±17 MB) on its own. The drift row is the host’s calls/s relative to raw in the same blocks, last quarter ÷ first quarter.',
+    '- **Large results.** The server (bench/servers/largeText.mjs) writes each answer from prepared buffers, so its own cost is small and linear. Each side runs in a process of its own (bench/clients/largeResultRunner.ts) so its peak RSS is its own (GC, then /proc/self/clear_refs 5 resets VmHWM before each call) and a host that dies on a large message does not stop the benchmark. The SDK’s ReadBuffer stops at 10 MiB (`maxBufferSize`, a documented StdioClientTransport option, raises it) and is quadratic (50 MB took 31 s in one measurement on this machine), so the raw side keeps the SDK’s Client and StdioClientTransport but reads with `bench/linearReadBuffer.ts` (same contract, one join per message).',
+    '- **One-shot call.** `mcp-host call` in a fresh process against `bench/clients/rawOneShot.mjs` (connect, one tools/call, close) in a fresh process, spawn to exit, on `bench/servers/manyTools.mjs` (20,000 tools in pages of 500).',
+    '- **Registry and package.** Absolute targets; each run of the registry is a block of the bootstrap; printed next to a baseline from the same run. The registry row composes ToolRegistry, the role’s PolicySet and the model definitions as McpHost does (issue 10 defines it below the host). activate() runs in fresh Node processes against a vscode stand-in (bench/vscodeShim.ts) whose consent dialog answers “Allow” at once.',
+    '- **Figures without a target.** Tool budget (bench/toolBudget.ts): tokens (o200k_base) of the tool definitions one request of a 400-tool role carries, without and with `maxTools` / `maxToolTokens`. Telemetry cost (bench/telemetryCost.ts): McpHost.call p50 with the OpenTelemetry export to a live, a refused and a never-answering collector ÷ without telemetry, in-process server, blocks rotating the sides, block-bootstrap interval; its A/A column is a second host without telemetry.',
+  ];
+}
+
 function markdown(m: Machine, judging: boolean, sections: readonly Section[], totalSeconds: number, loadAtEnd: number[], counts: string): string {
   const esc = (t: string) => t.replace(/\|/g, '\\|');
   const out: string[] = [];
@@ -170,28 +186,7 @@ function markdown(m: Machine, judging: boolean, sections: readonly Section[], to
   out.push('');
   out.push('## How it is measured');
   out.push('');
-  out.push(
-    '- **Three sides in every block.** Each comparison has two identical raw-SDK clients (raw A and raw B, each talking to its own identical server process: the A/A pair) and the host (its own identical server process). A block is made of rounds; in each round every side runs once, in an order shuffled per round with a fixed seed, so whatever the machine does at that moment hits all three. Routing: 200 rounds of one call per block; sustained session: 500 rounds of one call; concurrency: 10 rounds of one 640-call turn; large results, one-shot call, parallel start: one round per block.',
-  );
-  out.push(
-    '- **Statistic and interval.** A row’s value is host ÷ raw of the row’s statistic (the median unless said otherwise) over all blocks, raw A and B pooled. The 95 % interval is a block bootstrap: 2,000 resamples of whole blocks with replacement, fixed seed, 2.5th and 97.5th percentiles. The A/A column is raw B ÷ raw A of the same statistic with its interval: how far two identical clients differ in this run (the noise floor).',
-  );
-  out.push(
-    `- **Verdicts.** PASS or FAIL only when the whole interval is on one side of the target; otherwise “inconclusive”, with the 1-minute load at the start of that benchmark. When the 1-minute load at start is above ${MAX_LOAD}, timing rows are “not judged”. Rows that are not timings (bundle bytes, servers activate() waited for, processes left behind, a call that failed outright) are judged regardless of load.`,
-  );
-  out.push(
-    '- **No setup in the measured loop.** Hosts are built with their audit file (JSONL) configured; nothing is reconfigured while timing. Routing, concurrency and the sustained session pin every server process (host’s and raw’s) to the same CPU (`BENCH_PIN_SERVERS=off` disables it) and start raw servers through `setsid`, as the host starts its servers detached.',
-  );
-  out.push(
-    '- **Sustained session.** `mcp-host session` (dist/cli.js) against `bench/clients/rawSession.mjs`, the same JSON-lines loop with the SDK’s Client doing the call, both driven over stdin/stdout by the same code. After each block every session process runs a full GC (SIGUSR2 to the preloaded `bench/clients/gcOnSignal.cjs`, outside the timed calls) and its VmRSS is read from /proc; the RSS row is the least-squares slope of (VmRSS − V8 young generation) over the calls, because V8 doubles or halves the young generation (±17 MB) on its own. The drift row is the host’s calls/s relative to raw in the same blocks, last quarter ÷ first quarter.',
-  );
-  out.push(
-    '- **Large results.** The server (bench/servers/largeText.mjs) writes each answer from prepared buffers, so its own cost is small and linear. Each side runs in a process of its own (bench/clients/largeResultRunner.ts) so its peak RSS is its own (GC, then /proc/self/clear_refs 5 resets VmHWM before each call) and a host that dies on a large message does not stop the benchmark. The SDK’s ReadBuffer stops at 10 MiB (`maxBufferSize`, a documented StdioClientTransport option, raises it) and is quadratic (50 MB took 31 s in one measurement on this machine), so the raw side keeps the SDK’s Client and StdioClientTransport but reads with `bench/linearReadBuffer.ts` (same contract, one join per message).',
-  );
-  out.push(
-    '- **One-shot call.** `mcp-host call` in a fresh process against `bench/clients/rawOneShot.mjs` (connect, one tools/call, close) in a fresh process, spawn to exit, on `bench/servers/manyTools.mjs` (20,000 tools in pages of 500).',
-  );
-  out.push('- **Registry and package.** Absolute targets; each run of the registry is a block of the bootstrap; printed next to a baseline from the same run.');
+  out.push(...howItIsMeasured());
   out.push('');
   out.push('## Details');
   for (const s of sections) {
@@ -315,7 +310,9 @@ async function main(): Promise<void> {
   process.exitCode = count('FAIL') ? 1 : count('inconclusive') || count('not judged') ? 2 : 0;
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exitCode = 1;
-});
+if (require.main === module) {
+  main().catch((e) => {
+    console.error(e);
+    process.exitCode = 1;
+  });
+}

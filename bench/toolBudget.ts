@@ -8,9 +8,9 @@
  * Two tool sets: "fixture" = four real many-tools.mjs servers behind a real McpHost (short
  * schemas), "realistic" = bench/toolGenerator.ts definitions (nested schemas like real servers').
  *
- * Standalone: `node --import tsx bench/toolBudget.ts` prints a table and the JSON; the harness
- * can call `measureToolBudget()` and turn `rows` into its own rows (each has id, name, value,
- * unit, detail; none has a target: these are figures to read, not pass/fail checks).
+ * `npm run bench` prints `measureToolBudget()`'s rows as its "Tool budget" section (each has id,
+ * name, value, unit, detail; none has a target: these are figures to read, not pass/fail checks).
+ * Standalone: `node --import tsx bench/toolBudget.ts` prints a table and the JSON.
  */
 import { performance } from 'node:perf_hooks';
 import type { ModelToolDefinition } from '../src/core/agent/agentMessages';
