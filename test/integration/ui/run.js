@@ -356,6 +356,8 @@ async function main() {
       name: '"/role researcher", then the progress of a long call shows in the chat while it runs',
       fn: async () => {
         await ui.sendChat(page, '@mcp /role researcher');
+        // The role starts server-everything: its first start asks for consent (its tools are in the lockfile).
+        await ui.allowServers(page, ['everything']);
         await ui.waitForResponse(page, /Active role: researcher/);
         ui.setScript(f.modelScript, [{ toolCalls: [{ name: 'everything__trigger-long-running-operation', input: { duration: 8, steps: 4 } }] }, { text: 'The long operation is done.' }]);
         const since = mark();
