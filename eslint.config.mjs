@@ -45,7 +45,7 @@ export default defineConfig(
   },
   {
     name: 'mcp-host/commonjs',
-    files: ['**/*.js'],
+    files: ['**/*.js', '**/*.cjs'],
     languageOptions: { sourceType: 'commonjs' },
     rules: {
       // Plain Node scripts and the in-editor test harness are CommonJS on purpose (no build step).

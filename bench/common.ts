@@ -1,31 +1,51 @@
 /**
- * Shared plumbing for the benchmarks: host and raw-SDK clients for the fixture servers, temp dirs,
- * and the result-row type every benchmark returns to run.ts.
+ * Shared plumbing for the benchmarks: the result-row type, the block rotation every comparison
+ * runs in, raw-SDK clients for the fixture servers, server command lines, /proc readers, temp dirs.
+ * Everything that touches McpHost or src/core lives in hostUnderTest.ts, not here.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { fixedConfirmer } from '../src/core/calls/confirmer';
-import { McpHost } from '../src/core/host/mcpHost';
-import { envSecretResolver } from '../src/core/settings/resolveServerSettings';
-import { DEFAULTS, emptySettings, type HostSettings, type StdioServerSettings } from '../src/core/settings/hostSettings';
 import { fixturePath, nodeEnv } from '../test/fixtures/fixtureServers';
+import { useLinearReader } from './linearReadBuffer';
+import { blockBootstrap, median, pooled, prng, shuffled, type Interval } from './stats';
+
+export const ROOT = resolve(__dirname, '..');
+export const BENCH_SERVERS_DIR = join(__dirname, 'servers');
+
+export type Verdict = 'PASS' | 'FAIL' | 'inconclusive' | 'not judged' | 'info';
+
+export interface Target {
+  readonly op: '<=' | '>=';
+  readonly value: number;
+}
 
 /** One line of the results table. */
 export interface Row {
   readonly id: string;
   readonly name: string;
-  /** The figure the target applies to (a ratio, or ms / bytes for the absolute ones). */
+  /** The figure the target applies to (a ratio, or ms / MB for the absolute ones). */
   readonly value: number;
   readonly unit: string;
-  /** Human form of the target, e.g. "≤ 1.05". */
-  readonly target: string;
-  /** undefined: informational row (no target). */
-  readonly pass?: boolean;
+  /** 95 % block-bootstrap confidence interval of `value`. */
+  readonly ci?: Interval;
+  /** undefined: informational row. */
+  readonly target?: Target;
+  /**
+   * 'timing' (default): judged from the interval, and only when the machine is quiet enough.
+   * 'check': deterministic or functional (bundle bytes, processes left): judged from the value.
+   */
+  readonly kind?: 'timing' | 'check';
+  /** The same statistic for the A/A pair (raw B ÷ raw A): the noise floor of this comparison. */
+  readonly aa?: { readonly value: number; readonly ci: Interval };
+  /** The row could not be measured (e.g. the host failed the call): FAIL, with this text. */
+  readonly error?: string;
   /** Both sides of the comparison and anything else worth reading. */
   readonly detail: string;
+  /** Filled in by run.ts. */
+  verdict?: Verdict;
 }
 
 export interface BenchResult {
@@ -34,60 +54,112 @@ export interface BenchResult {
   readonly data: Record<string, unknown>;
 }
 
-/** Settings for one stdio fixture server, started the way the host starts any configured server. */
-export function fixtureServer(name: string, fixture: string, env: Record<string, string> = {}, pin = false): StdioServerSettings {
-  const [command, ...args] = serverCommand(fixture, pin);
-  return {
-    name,
-    type: 'stdio',
-    enabled: true,
-    command,
-    args,
-    env: { ...nodeEnv(), ...env },
-    connectTimeoutMs: DEFAULTS.connectTimeoutMs,
-  };
-}
+// --- block rotation ------------------------------------------------------------------------------
 
-export function hostSettings(servers: readonly StdioServerSettings[], extra: Partial<HostSettings> = {}): HostSettings {
-  return { ...emptySettings(), servers, ...extra };
+/** Names of the three sides of every comparison: two identical raw-SDK clients (A/A) and the host. */
+export const SIDES = ['rawA', 'rawB', 'host'] as const;
+export type SideName = (typeof SIDES)[number];
+export type Sides<T> = Record<SideName, () => Promise<T>>;
+/** One block: every side's results, one per round. */
+export type Block<T> = Record<SideName, T[]>;
+
+export interface RotationOptions {
+  readonly blocks: number;
+  /** Rounds per block; in each round every side runs once, in a freshly shuffled order. Default 1. */
+  readonly rounds?: number;
+  /** Seed of the orders (same seed, same orders). */
+  readonly seed: number;
+  /** Awaited between two sides (e.g. a short pause so I/O settles). */
+  readonly between?: () => Promise<void>;
+  /** Called after each block, outside the measured parts (e.g. to sample memory). */
+  readonly afterBlock?: (index: number) => void | Promise<void>;
 }
 
 /**
- * A host as the CLI/extension builds one: every tool auto-approved (no confirmation prompt),
- * audit to a real JSONL file. A confirmation request would be a bug in the bench, so it denies.
+ * Runs `blocks` blocks of `rounds` rounds; in each round every side runs once, in an order shuffled
+ * per round. The A/A pair and the target share every round, so whatever the machine does at that
+ * moment hits all three; a block (the unit of the bootstrap) gathers its rounds.
  */
-export function createHost(settings: HostSettings, auditPath: string | undefined): McpHost {
-  return new McpHost({
-    settings,
-    secrets: envSecretResolver({}),
-    confirmer: fixedConfirmer('deny'),
-    auditPathOverride: auditPath,
-    env: {},
-  });
+export async function rotate<T>(sides: Sides<T>, opts: RotationOptions): Promise<{ blocks: Block<T>[] }> {
+  const rand = prng(opts.seed);
+  const rounds = opts.rounds ?? 1;
+  const blocks: Block<T>[] = [];
+  for (let b = 0; b < opts.blocks; b++) {
+    const block: Block<T> = { rawA: [], rawB: [], host: [] };
+    for (let r = 0; r < rounds; r++) {
+      for (const side of shuffled(SIDES, rand)) {
+        block[side].push(await sides[side]());
+        await opts.between?.();
+      }
+    }
+    blocks.push(block);
+    await opts.afterBlock?.(b);
+  }
+  return { blocks };
 }
 
-export interface RawClient {
-  readonly client: Client;
-  close(): Promise<void>;
+export interface Comparison {
+  readonly value: number;
+  readonly ci: Interval;
+  readonly aa: { readonly value: number; readonly ci: Interval };
+  /** The statistic of each side on its own (e.g. its median), over all blocks. */
+  readonly host: number;
+  readonly raw: number;
+  readonly rawA: number;
+  readonly rawB: number;
+}
+
+/**
+ * host ÷ raw of a statistic (default: the median) of the pooled samples, with its block-bootstrap
+ * interval; raw = both raw clients pooled. `pick` turns one side's rounds of a block into its
+ * samples (e.g. the latencies, or one calls/s figure). The A/A figure is raw B ÷ raw A of the same statistic.
+ */
+export function compare<T>(blocks: readonly Block<T>[], pick: (rounds: readonly T[]) => readonly number[] | number, stat: (values: Float64Array) => number = median): Comparison {
+  // Each block's samples per side, computed once (the bootstrap pools them thousands of times).
+  const samples = blocks.map((b) => ({ rawA: Float64Array.from(asArray(pick(b.rawA))), rawB: Float64Array.from(asArray(pick(b.rawB))), host: Float64Array.from(asArray(pick(b.host))) }));
+  type Samples = (typeof samples)[number];
+  const of = (bs: readonly Samples[], ...sides: SideName[]) => stat(pooled(bs, (b) => sides.map((s) => b[s])));
+  const ratio = (bs: readonly Samples[]) => of(bs, 'host') / of(bs, 'rawA', 'rawB');
+  const aa = (bs: readonly Samples[]) => of(bs, 'rawB') / of(bs, 'rawA');
+  return {
+    value: ratio(samples),
+    ci: blockBootstrap(samples, ratio),
+    aa: { value: aa(samples), ci: blockBootstrap(samples, aa) },
+    host: of(samples, 'host'),
+    raw: of(samples, 'rawA', 'rawB'),
+    rawA: of(samples, 'rawA'),
+    rawB: of(samples, 'rawB'),
+  };
+}
+
+function asArray(v: readonly number[] | number): readonly number[] {
+  return typeof v === 'number' ? [v] : v;
+}
+
+// --- servers and raw clients ---------------------------------------------------------------------
+
+/** Absolute path of a bench server (bench/servers/<name>.mjs) or else a test fixture server. */
+export function serverScript(name: string): string {
+  const bench = join(BENCH_SERVERS_DIR, `${name}.mjs`);
+  return existsSync(bench) ? bench : fixturePath(name);
 }
 
 /**
  * `setsid`, when there is one. The host starts servers detached (a session of their own), and on a
  * Linux with scheduler autogroups a session is its own CPU-share group: on a loaded machine the
  * host's server would then get more CPU than a raw-SDK server in the benchmark's own session, which
- * flatters the host. The raw baseline's server is started through setsid (it calls setsid() and
- * execs node: same process, no extra fork) so both servers are scheduled alike.
+ * flatters the host. Raw servers are started through setsid (it calls setsid() and execs node:
+ * same process, no extra fork) so every server is scheduled alike.
  */
-const SETSID = process.platform === 'linux' ? ['/usr/bin/setsid', '/bin/setsid'].find((p) => existsSync(p)) : undefined;
+export const SETSID = process.platform === 'linux' ? ['/usr/bin/setsid', '/bin/setsid'].find((p) => existsSync(p)) : undefined;
 
 const TASKSET = process.platform === 'linux' ? ['/usr/bin/taskset', '/bin/taskset'].find((p) => existsSync(p)) : undefined;
 
 /**
- * The CPU that latency benchmarks pin their server processes to (the host's and the raw SDK's alike),
- * or undefined. Where each server lands otherwise decides a lot on a small VM: two identical
- * transports measured 0.6× to 2.0× of each other from run to run, unpinned, on 2 noisy cores;
- * pinned, 0.91–0.97×. BENCH_PIN_SERVERS=<cpu> picks the CPU, BENCH_PIN_SERVERS=off disables it.
- * The benchmark process itself is never pinned.
+ * The CPU that the latency and throughput rows pin every server process to (the host's and the
+ * raw clients' alike), or undefined. Where each server lands otherwise decides a lot on a small VM.
+ * BENCH_PIN_SERVERS=<cpu> picks the CPU, BENCH_PIN_SERVERS=off disables it. Client processes and
+ * the benchmark process itself are never pinned.
  */
 export function pinnedCpu(): string | undefined {
   const env = process.env.BENCH_PIN_SERVERS;
@@ -97,31 +169,77 @@ export function pinnedCpu(): string | undefined {
   return n >= 2 ? String(n - 1) : undefined;
 }
 
-/** The command line of a fixture server, pinned to `pinnedCpu()` when `pin` is set. */
-export function serverCommand(fixture: string, pin = false): string[] {
-  const base = [process.execPath, fixturePath(fixture)];
+/** The command line of a server (bench/servers or test fixture), pinned to `pinnedCpu()` when `pin`. */
+export function serverCommand(name: string, pin = false): string[] {
+  const base = [process.execPath, serverScript(name)];
   const cpu = pin ? pinnedCpu() : undefined;
   return cpu !== undefined ? [TASKSET!, '-c', cpu, ...base] : base;
+}
+
+export interface ServerSpec {
+  readonly name: string;
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+}
+
+/** A server as the host is configured with it: the same command line a raw client starts. */
+export function serverSpec(name: string, server: string, env: Record<string, string> = {}, pin = false): ServerSpec {
+  const [command, ...args] = serverCommand(server, pin);
+  return { name, command, args, env: { ...nodeEnv(), ...env } };
+}
+
+export interface RawClient {
+  readonly client: Client;
+  readonly pid: number | null;
+  close(): Promise<void>;
+}
+
+export interface RawOptions {
+  readonly env?: Record<string, string>;
+  readonly pin?: boolean;
+  /** List tools after connecting, as the host does (also primes the SDK's output-schema cache). Default true. */
+  readonly listTools?: boolean;
+  /** Read messages with LinearReadBuffer, up to this many bytes (the SDK's ReadBuffer stops at 10 MiB). */
+  readonly linearReaderMaxBytes?: number;
 }
 
 /**
  * The raw SDK baseline: `Client` over the SDK's own `StdioClientTransport` to an identical server
  * process (same command, same minimal environment, stderr piped and drained like the host does).
  */
-export async function connectRaw(fixture: string, env: Record<string, string> = {}, pin = false): Promise<RawClient> {
-  const command = serverCommand(fixture, pin);
+export async function connectRaw(server: string, o: RawOptions = {}): Promise<RawClient> {
+  const command = serverCommand(server, o.pin);
   const transport = new StdioClientTransport({
     command: SETSID ?? command[0],
     args: SETSID ? command : command.slice(1),
-    env: { ...getDefaultEnvironment(), ...nodeEnv(), ...env },
+    env: { ...getDefaultEnvironment(), ...nodeEnv(), ...(o.env ?? {}) },
     stderr: 'pipe',
   });
+  if (o.linearReaderMaxBytes !== undefined) useLinearReader(transport, o.linearReaderMaxBytes);
   transport.stderr?.on('data', () => undefined);
   const client = new Client({ name: 'bench-raw', version: '0.0.0' }, { capabilities: {} });
   await client.connect(transport);
-  // The host lists tools on connect (which also primes the SDK's output-schema cache); do the same.
-  await client.listTools();
-  return { client, close: () => client.close() };
+  if (o.listTools ?? true) await client.listTools();
+  return { client, pid: transport.pid, close: () => client.close() };
+}
+
+// --- machine -------------------------------------------------------------------------------------
+
+/** The 1-minute load average, rounded. */
+export function load1(): number {
+  return Math.round(loadavg()[0] * 100) / 100;
+}
+
+/** VmRSS and VmHWM (peak RSS) of a process, in bytes, from /proc/<pid>/status; undefined if unreadable. */
+export function procMemory(pid: number | 'self'): { rss: number; hwm: number } | undefined {
+  try {
+    const s = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(s)?.[1] ?? NaN) * 1024;
+    return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
+  } catch {
+    return undefined;
+  }
 }
 
 export function makeTempDir(prefix: string): { dir: string; remove(): void } {
@@ -129,7 +247,7 @@ export function makeTempDir(prefix: string): { dir: string; remove(): void } {
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** Let pending I/O and timers settle between measured blocks. */
+/** Let pending I/O and timers settle between measured parts. */
 export function settle(ms = 0): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }
@@ -139,4 +257,18 @@ export function fmtMs(ms: number): string {
   if (ms < 1) return `${(ms * 1000).toFixed(0)} µs`;
   if (ms < 100) return `${ms.toFixed(2)} ms`;
   return `${ms.toFixed(0)} ms`;
+}
+
+export function fmtMB(bytes: number): string {
+  return `${(bytes / 1e6).toFixed(1)} MB`;
+}
+
+/** "1.023 [0.998, 1.051]" */
+export function fmtCi(value: number, ci: Interval | undefined, digits = 3): string {
+  const f = (v: number) => (Number.isFinite(v) ? v.toFixed(digits) : '—');
+  return ci ? `${f(value)} [${f(ci.lo)}, ${f(ci.hi)}]` : f(value);
+}
+
+export function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
 }

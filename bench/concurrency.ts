@@ -1,56 +1,62 @@
 /**
- * 2. Concurrency: 64 calls in flight at once (basic.mjs `wait {ms: 20}`), host vs raw SDK.
- * Each repetition keeps 64 calls in flight until `callsPerRep` calls have finished (64 workers, each
- * calling again as soon as its previous call returns); throughput = calls / wall time.
- * Phases of alternating pairs (which side goes first alternates too), so the two sides compared
- * always get the same share of the time:
- *   A (the target)  host vs raw SDK (JSONL audit as shipped, JsonlFileSink).
- *   B (attribution) the same host with no audit sink vs raw.
- * Both server processes are pinned to the same CPU (see pinnedCpu in common.ts).
+ * Concurrency: 64 calls in flight at once to a 0 ms server (basic.mjs `noop`: a 20 ms wait would
+ * hide the per-call cost), host vs raw SDK. One side's turn keeps 64 calls in flight until
+ * `callsPerTurn` calls have finished (64 workers, each calling again as soon as its call returns).
+ * A block is `rounds` rounds in which raw A, raw B (A/A) and the host each have one turn, in a
+ * shuffled order; a side's figure for the block is its calls over its turns' wall time.
+ * Statistic: median host calls/s ÷ median raw calls/s (raw A and B pooled), block-bootstrap
+ * 95 % interval. Server processes pinned to one CPU as in the routing row; audit file on.
  */
 import { join } from 'node:path';
-import { JsonlFileSink, type AuditSink } from '../src/core/audit/auditLog';
-import { connectRaw, createHost, fixtureServer, hostSettings, makeTempDir, pinnedCpu, settle, type BenchResult } from './common';
-import { median, round, summarize } from './stats';
+import { compare, connectRaw, fmtCi, makeTempDir, pinnedCpu, rotate, serverSpec, settle, type BenchResult, type RawClient } from './common';
+import { createHostUnderTest } from './hostUnderTest';
+import { round } from './stats';
 
 export interface ConcurrencyOptions {
   readonly inFlight: number;
-  readonly waitMs: number;
-  readonly callsPerRep: number;
-  /** Pairs in each phase. */
-  readonly reps: number;
+  readonly callsPerTurn: number;
+  /** Rounds per block; in each round every side has one turn, sides in a shuffled order. */
+  readonly rounds: number;
+  readonly blocks: number;
   readonly target: number;
+  readonly seed: number;
 }
 
-export const CONCURRENCY_DEFAULTS: ConcurrencyOptions = { inFlight: 64, waitMs: 20, callsPerRep: 640, reps: 8, target: 0.9 };
+export const CONCURRENCY_DEFAULTS: ConcurrencyOptions = {
+  inFlight: 64,
+  callsPerTurn: Number(process.env.BENCH_CONC_TURN ?? 640),
+  rounds: Number(process.env.BENCH_CONC_ROUNDS ?? 10),
+  blocks: 30,
+  target: 0.9,
+  seed: 2,
+};
 
-type Audit = 'shipped' | 'none';
+interface TurnResult {
+  readonly calls: number;
+  readonly ms: number;
+}
 
 export async function concurrency(opts: ConcurrencyOptions = CONCURRENCY_DEFAULTS): Promise<BenchResult> {
   const tmp = makeTempDir('concurrency');
-  const auditPath = join(tmp.dir, 'audit.jsonl');
-  const settings = hostSettings([fixtureServer('basic', 'basic', {}, true)], { autoApprove: ['basic/*'] });
-  const host = createHost(settings, auditPath);
-  const sinksFor: Record<Audit, AuditSink[]> = { shipped: [new JsonlFileSink(auditPath)], none: [] };
-  let raw: Awaited<ReturnType<typeof connectRaw>> | undefined;
+  const host = createHostUnderTest([serverSpec('basic', 'basic', {}, true)], { autoApprove: ['basic/*'], auditPath: join(tmp.dir, 'audit.jsonl') });
+  const raws: RawClient[] = [];
   try {
     await host.start();
-    raw = await connectRaw('basic', {}, true);
-    const client = raw.client;
-    const args = { ms: opts.waitMs };
+    host.approveDefinitions();
+    raws.push(await connectRaw('basic', { pin: true }), await connectRaw('basic', { pin: true }));
     let bad = 0;
     const hostCall = async () => {
-      const r = await host.call({ name: 'basic__wait', args });
+      const r = await host.call('basic__noop', {});
       if (r.outcome !== 'ok') bad++;
     };
-    const rawCall = async () => {
-      const r = await client.callTool({ name: 'wait', arguments: args });
+    const rawCall = (raw: RawClient) => async () => {
+      const r = await raw.client.callTool({ name: 'noop', arguments: {} });
       if (r.isError) bad++;
     };
 
     let maxInFlight = 0;
-    /** One repetition: `inFlight` workers until `total` calls are done. Returns calls/s. */
-    const rep = async (call: () => Promise<void>, total: number): Promise<number> => {
+    /** One turn: `inFlight` workers until `total` calls are done. */
+    const turn = (call: () => Promise<void>, total: number) => async (): Promise<TurnResult> => {
       let started = 0;
       let inFlight = 0;
       const worker = async () => {
@@ -64,70 +70,43 @@ export async function concurrency(opts: ConcurrencyOptions = CONCURRENCY_DEFAULT
       };
       const t0 = performance.now();
       await Promise.all(Array.from({ length: opts.inFlight }, worker));
-      return (total / (performance.now() - t0)) * 1000;
+      return { calls: total, ms: performance.now() - t0 };
     };
-    const hostRep = async (audit: Audit, total: number) => {
-      host.audit.setSinks(sinksFor[audit]);
-      try {
-        return await rep(hostCall, total);
-      } finally {
-        host.audit.setSinks(sinksFor.shipped);
-      }
-    };
-    const pairs = async (audit: Audit, n: number) => {
-      const hostTp: number[] = [];
-      const rawTp: number[] = [];
-      for (let i = 0; i < n; i++) {
-        for (const side of i % 2 === 0 ? ['host', 'raw'] : ['raw', 'host']) {
-          if (side === 'host') hostTp.push(await hostRep(audit, opts.callsPerRep));
-          else rawTp.push(await rep(rawCall, opts.callsPerRep));
-          await settle(5);
-        }
-      }
-      return { hostTp, rawTp, ratios: hostTp.map((h, i) => h / rawTp[i]), ratio: median(hostTp) / median(rawTp) };
-    };
-
-    // Warm-up: one short repetition of each.
-    for (const audit of ['shipped', 'none'] as const) await hostRep(audit, opts.inFlight * 2);
-    await rep(rawCall, opts.inFlight * 2);
+    const calls = { rawA: rawCall(raws[0]), rawB: rawCall(raws[1]), host: hostCall };
+    for (const c of Object.values(calls)) await turn(c, opts.inFlight * 4)();
     await settle(20);
 
-    const a = await pairs('shipped', opts.reps);
-    const b = await pairs('none', opts.reps);
+    const sides = { rawA: turn(calls.rawA, opts.callsPerTurn), rawB: turn(calls.rawB, opts.callsPerTurn), host: turn(calls.host, opts.callsPerTurn) };
+    const { blocks } = await rotate(sides, { blocks: opts.blocks, rounds: opts.rounds, seed: opts.seed, between: () => settle(1) });
     if (bad) throw new Error(`${bad} calls did not return ok`);
     if (maxInFlight !== opts.inFlight) throw new Error(`expected ${opts.inFlight} calls in flight, saw ${maxInFlight}`);
 
-    const h = median(a.hostTp);
-    const r = median(a.rawTp);
-    const ideal = (opts.inFlight / opts.waitMs) * 1000;
-    const pr = summarize(a.ratios);
+    /** A side's calls/s in a block: its calls over the time its turns took. */
+    const cps = (turns: readonly TurnResult[]) => (turns.reduce((n, t) => n + t.calls, 0) / turns.reduce((n, t) => n + t.ms, 0)) * 1000;
+    const c = compare(blocks, cps);
     return {
       rows: [
         {
           id: 'concurrency.throughput',
-          name: `Concurrency: ${opts.inFlight} in flight, wait ${opts.waitMs} ms, throughput (median of ${opts.reps} reps × ${opts.callsPerRep} calls)`,
-          value: round(a.ratio, 3),
-          unit: 'host/raw',
-          target: `≥ ${opts.target}`,
-          pass: a.ratio >= opts.target,
+          name: `${opts.inFlight} concurrent calls, 0 ms server: host ÷ raw SDK calls/s (${opts.blocks} blocks × ${opts.rounds} turns × ${opts.callsPerTurn} calls per side)`,
+          value: round(c.value, 4),
+          unit: '×',
+          ci: c.ci,
+          aa: c.aa,
+          target: { op: '>=', value: opts.target },
           detail:
-            `host ${h.toFixed(0)} calls/s vs raw SDK ${r.toFixed(0)} calls/s (ideal ${ideal.toFixed(0)}); per-pair ratios ${pr.min.toFixed(3)}–${pr.max.toFixed(3)}; ` +
-            `the same host with no audit sink: ${b.ratio.toFixed(3)}× raw (${median(b.hostTp).toFixed(0)} vs ${median(b.rawTp).toFixed(0)} calls/s)`,
+            `host ${c.host.toFixed(0)} calls/s vs raw SDK ${c.raw.toFixed(0)} calls/s (raw A ${c.rawA.toFixed(0)}, raw B ${c.rawB.toFixed(0)}); ` +
+            `A/A ${fmtCi(c.aa.value, c.aa.ci)}; JSONL audit on; servers ${pinnedCpu() !== undefined ? `pinned to CPU ${pinnedCpu()}` : 'not pinned'}`,
         },
       ],
       data: {
         options: opts,
         pinnedCpu: pinnedCpu() ?? null,
-        hostThroughput: a.hostTp.map((x) => round(x, 1)),
-        rawThroughput: a.rawTp.map((x) => round(x, 1)),
-        pairRatios: a.ratios.map((x) => round(x, 4)),
-        medianRatio: round(a.ratio, 4),
-        withoutAudit: { host: b.hostTp.map((x) => round(x, 1)), raw: b.rawTp.map((x) => round(x, 1)), ratio: round(b.ratio, 4) },
-        idealThroughput: ideal,
+        callsPerSecond: blocks.map((b) => ({ rawA: round(cps(b.rawA), 1), rawB: round(cps(b.rawB), 1), host: round(cps(b.host), 1) })),
       },
     };
   } finally {
-    await Promise.all([host.dispose(), raw?.close()]);
+    await Promise.all([host.close(), ...raws.map((r) => r.close())]);
     tmp.remove();
   }
 }

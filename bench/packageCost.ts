@@ -11,7 +11,7 @@ import { join, relative, resolve } from 'node:path';
 import type { BuildOptions, Metafile } from 'esbuild';
 import { fixturePath, nodeEnv } from '../test/fixtures/fixtureServers';
 import { fmtMs, makeTempDir, type BenchResult, type Row } from './common';
-import { median, round } from './stats';
+import { blockBootstrap, median, round } from './stats';
 import type { ProbeResult } from './activateProbe';
 
 export interface PackageOptions {
@@ -23,7 +23,7 @@ export interface PackageOptions {
   readonly waitForExtensionMs: number;
 }
 
-export const PACKAGE_DEFAULTS: PackageOptions = { servers: 10, initDelayMs: 300, reps: 3, maxBytes: 1_000_000, waitForExtensionMs: 0 };
+export const PACKAGE_DEFAULTS: PackageOptions = { servers: 10, initDelayMs: 300, reps: 5, maxBytes: 1_000_000, waitForExtensionMs: 0 };
 
 const ROOT = resolve(__dirname, '..');
 
@@ -144,7 +144,8 @@ export async function packageCost(opts: PackageOptions = PACKAGE_DEFAULTS): Prom
     const optionsFile = join(tmp.dir, 'probe-options.json');
     writeFileSync(
       optionsFile,
-      JSON.stringify({ settings: { servers }, workspaceFolder: workspace, storageDir: storage, trusted: true, expectServers: opts.servers, readyTimeoutMs: 30_000 }),
+      // The consent question before each server's first start is answered "Allow" at once (after activate() returned).
+      JSON.stringify({ settings: { servers }, workspaceFolder: workspace, storageDir: storage, trusted: true, modalAnswer: 'Allow', expectServers: opts.servers, readyTimeoutMs: 30_000 }),
     );
 
     // The bundle exactly as esbuild.js builds it; one that throws at require() fails the benchmark.
@@ -166,7 +167,6 @@ export async function packageCost(opts: PackageOptions = PACKAGE_DEFAULTS): Prom
     const readyMs = median(results.map((r) => r.allConnectedMs ?? NaN));
     const spawnMs = median(results.map((r) => r.spawnSyncMs));
     const spawns = Math.max(...results.map((r) => r.spawnsBeforeLoopFree));
-    const waited = results.some((r) => r.connectedAtReturn > 0);
     const problems = [
       ...new Set(results.flatMap((r) => [...r.errors, ...(r.childrenLeft ? [`${r.childrenLeft} child processes left after deactivate()`] : [])])),
     ];
@@ -176,30 +176,39 @@ export async function packageCost(opts: PackageOptions = PACKAGE_DEFAULTS): Prom
       .map(([k, b]) => `${k} ${(b / 1024).toFixed(0)} KB (${((100 * b) / bundle.bytes).toFixed(0)}%)`)
       .join(', ');
 
-    const activatePass = !waited && activateMs < opts.initDelayMs && problems.length === 0;
+    const connectedAtReturn = Math.max(...results.map((r) => r.connectedAtReturn));
     const rows: Row[] = [
       {
         id: 'package.size',
         name: 'Package: production dist/extension.js (esbuild.js --production options)',
         value: round(bundle.bytes / 1_000_000, 3),
         unit: 'MB',
-        target: `≤ ${opts.maxBytes / 1_000_000} MB`,
-        pass: bundle.bytes <= opts.maxBytes,
+        kind: 'check',
+        target: { op: '<=', value: opts.maxBytes / 1_000_000 },
         detail: `${bundle.bytes.toLocaleString('en-US')} B minified${devBytes ? ` (dist/extension.js as last built by npm run build: ${(devBytes / 1_000_000).toFixed(3)} MB)` : ''}; largest: ${top}`,
       },
       {
+        id: 'package.activateWaits',
+        name: `Package: servers activate() waited for (${opts.servers} configured, initialize held ${opts.initDelayMs} ms; most over ${opts.reps} fresh processes)`,
+        value: connectedAtReturn,
+        unit: 'servers',
+        kind: 'check',
+        target: { op: '<=', value: 0 },
+        ...(problems.length ? { error: problems.join(' | ') } : {}),
+        detail:
+          `servers connected when activate() returned: ${results.map((r) => r.connectedAtReturn).join('/')}; all ${opts.servers} connected after ${fmtMs(readyMs)}` +
+          (missing.length ? `; vscode API not in the stand-in: ${missing.join(', ')}` : ''),
+      },
+      {
         id: 'package.activate',
-        name: `Package: activate() with ${opts.servers} servers configured (initialize held ${opts.initDelayMs} ms), median of ${opts.reps} fresh processes`,
+        name: `Package: activate() time with ${opts.servers} servers configured (median of ${opts.reps} fresh processes)`,
         value: round(activateMs, 2),
         unit: 'ms',
-        target: `< ${opts.initDelayMs} ms, no server waited for`,
-        pass: activatePass,
+        ci: blockBootstrap(results.map((r) => r.activateMs), median),
+        target: { op: '<=', value: opts.initDelayMs },
         detail:
           `activate ${fmtMs(activateMs)} vs require(bundle) ${fmtMs(requireMs)} (${(activateMs / requireMs).toFixed(2)}×); ` +
-          `but the event loop is first free ${fmtMs(loopFreeMs)} after activate() began (${spawns} synchronous spawn() calls in that one macrotask: ${fmtMs(spawnMs)}); ` +
-          `servers connected at return: ${results.map((r) => r.connectedAtReturn).join('/')}; all ${opts.servers} connected after ${fmtMs(readyMs)}` +
-          (missing.length ? `; vscode API not in the stand-in: ${missing.join(', ')}` : '') +
-          (problems.length ? `; problems: ${problems.join(' | ')}` : ''),
+          `the event loop is first free ${fmtMs(loopFreeMs)} after activate() began (${spawns} synchronous spawn() calls in that one macrotask: ${fmtMs(spawnMs)})`,
       },
     ];
     return {

@@ -1,46 +1,89 @@
 /**
- * `npm run bench`: the host's cost next to the raw MCP SDK, measured side by side in one run.
- * Runs every benchmark (or those named: `node --import tsx bench/run.ts routing registry`), prints
- * a table, writes bench/results.json and bench/RESULTS.md, and exits 1 when a target fails.
- * Every figure with a target is a ratio of two things measured in the same run, except the
- * registry and package ones, which are printed next to a baseline from the same run.
+ * `npm run bench`: the host's cost next to the raw MCP SDK, every row of issue 10's targets measured
+ * in one run, then figures without a target (tool budget, telemetry cost). Runs every benchmark (or
+ * those named: `node --import tsx bench/run.ts routing large`), prints a table, and after a full run
+ * writes bench/results.json and bench/RESULTS.md.
+ * `--quick` (`npm run bench -- --quick`): every benchmark with a few blocks, to see that it runs;
+ * its timing rows are not judged and the results files are left as they were.
+ *
+ * Every comparison rotates an A/A pair (two identical raw-SDK clients, each with its own identical
+ * server process) and the host inside the same blocks, in an order shuffled per block (fixed seeds);
+ * its figure comes with a block-bootstrap 95 % interval, and the A/A interval shows the noise floor.
+ * Verdicts: PASS / FAIL only when the interval clears the target, else "inconclusive" (with the
+ * 1-minute load). When the 1-minute load at start is above 1.5 no timing row is judged ("not judged");
+ * rows that are not timings (bundle bytes, servers waited for, processes left, a call that failed
+ * outright) are judged anyway.
+ * Exit code: 1 if a row FAILs, 2 if a row is inconclusive or not judged, 0 when every judged row PASSes.
  */
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { FIXTURE_SERVERS_DIR, descendantPidsOf } from '../test/fixtures/fixtureServers';
-import type { BenchResult, Row } from './common';
-import { concurrency } from './concurrency';
-import { packageCost } from './packageCost';
-import { parallelStart } from './parallelStart';
-import { registryScale } from './registryScale';
-import { routingOverhead } from './routingOverhead';
+import { BENCH_SERVERS_DIR, errorText, fmtCi, load1, ROOT, type BenchResult, type Row, type Verdict } from './common';
+import { CONCURRENCY_DEFAULTS, concurrency } from './concurrency';
+import { LARGE_DEFAULTS, largeResult } from './largeResult';
+import { ONE_SHOT_DEFAULTS, oneShotCall } from './oneShotCall';
+import { PACKAGE_DEFAULTS, packageCost } from './packageCost';
+import { PARALLEL_START_DEFAULTS, parallelStart } from './parallelStart';
+import { REGISTRY_DEFAULTS, registryScale } from './registryScale';
+import { ROUTING_DEFAULTS, routingOverhead } from './routingOverhead';
+import { round } from './stats';
+import { SUSTAINED_DEFAULTS, sustainedSession } from './sustainedSession';
+import { TELEMETRY_COST_DEFAULTS, telemetryBench } from './telemetryCost';
+import { measureToolBudget } from './toolBudget';
+
+/** Above this 1-minute load average at start, no timing row is judged. */
+export const MAX_LOAD = 1.5;
 
 interface Bench {
   readonly key: string;
   readonly title: string;
-  run(): Promise<BenchResult>;
+  /** `quick`: a few blocks, enough to see that it runs, far too few for a verdict. */
+  run(quick: boolean): Promise<BenchResult>;
 }
 
 const BENCHES: readonly Bench[] = [
-  { key: 'routing', title: '1. Routing overhead', run: () => routingOverhead() },
-  { key: 'concurrency', title: '2. Concurrency', run: () => concurrency() },
-  { key: 'parallel', title: '3. Parallel start', run: () => parallelStart() },
-  { key: 'registry', title: '4. Registry scale', run: () => registryScale() },
-  { key: 'package', title: '5. Package', run: () => packageCost() },
+  { key: 'routing', title: 'Routing overhead', run: (q) => routingOverhead(q ? { ...ROUTING_DEFAULTS, blocks: 4, rounds: 50, warmup: 100 } : ROUTING_DEFAULTS) },
+  { key: 'session', title: 'Sustained session', run: (q) => sustainedSession(q ? { ...SUSTAINED_DEFAULTS, totalCalls: 1200, blocks: 4, warmup: 100 } : SUSTAINED_DEFAULTS) },
+  { key: 'concurrency', title: 'Concurrency', run: (q) => concurrency(q ? { ...CONCURRENCY_DEFAULTS, blocks: 3, rounds: 2 } : CONCURRENCY_DEFAULTS) },
+  { key: 'large', title: 'Large results', run: (q) => largeResult(q ? { ...LARGE_DEFAULTS, blocks: 2 } : LARGE_DEFAULTS) },
+  { key: 'oneshot', title: 'One-shot call', run: (q) => oneShotCall(q ? { ...ONE_SHOT_DEFAULTS, blocks: 2 } : ONE_SHOT_DEFAULTS) },
+  { key: 'parallel', title: 'Parallel start', run: (q) => parallelStart(q ? { ...PARALLEL_START_DEFAULTS, blocks: 2 } : PARALLEL_START_DEFAULTS) },
+  { key: 'registry', title: 'Registry scale', run: (q) => registryScale(q ? { ...REGISTRY_DEFAULTS, fullRuns: 4, refreshRuns: 10 } : REGISTRY_DEFAULTS) },
+  { key: 'package', title: 'Package', run: (q) => packageCost(q ? { ...PACKAGE_DEFAULTS, reps: 2 } : PACKAGE_DEFAULTS) },
+  { key: 'toolbudget', title: 'Tool budget (no target)', run: async () => toolBudgetBench() },
+  { key: 'telemetry', title: 'Telemetry cost (no target)', run: (q) => telemetryBench(q ? { blocks: 4, blockSize: 100, warmup: 100 } : TELEMETRY_COST_DEFAULTS) },
 ];
+
+/** The tool budget's figures as rows (tokens per request; the time to pick the tools is in the detail). */
+async function toolBudgetBench(): Promise<BenchResult> {
+  const r = await measureToolBudget();
+  return { rows: r.rows.map((row) => ({ ...row, name: `Tool budget, ${row.name}` })), data: r.data };
+}
 
 interface Section {
   readonly key: string;
   readonly title: string;
   readonly seconds: number;
+  readonly load1AtStart: number;
+  readonly load1AtEnd: number;
   readonly rows: readonly Row[];
   readonly data?: Record<string, unknown>;
   readonly error?: string;
 }
 
+function git(args: string[]): string {
+  try {
+    return execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return '';
+  }
+}
+
 function machine() {
   const c = cpus();
+  const dirty = git(['status', '--porcelain', '--untracked-files=no']);
   return {
     cores: c.length,
     cpu: c[0]?.model?.trim() ?? 'unknown',
@@ -48,8 +91,114 @@ function machine() {
     node: process.version,
     platform: `${process.platform} ${process.arch}`,
     date: new Date().toISOString(),
-    loadAverageAtStart: loadavg().map((x) => Math.round(x * 100) / 100),
+    gitCommit: `${git(['rev-parse', '--short=12', 'HEAD']) || 'unknown'}${dirty ? ' (with uncommitted changes)' : ''}`,
+    gitBranch: git(['rev-parse', '--abbrev-ref', 'HEAD']),
+    loadAverageAtStart: loadavg().map((x) => round(x, 2)),
   };
+}
+
+function judge(row: Row, judging: boolean): Verdict {
+  if (row.error) return 'FAIL';
+  const t = row.target;
+  if (!t) return 'info';
+  if (row.kind === 'check') return (t.op === '<=' ? row.value <= t.value : row.value >= t.value) ? 'PASS' : 'FAIL';
+  if (!judging) return 'not judged';
+  const lo = row.ci?.lo ?? NaN;
+  const hi = row.ci?.hi ?? NaN;
+  if (!Number.isFinite(lo) || !Number.isFinite(hi)) return 'inconclusive';
+  if (t.op === '<=') return hi <= t.value ? 'PASS' : lo > t.value ? 'FAIL' : 'inconclusive';
+  return lo >= t.value ? 'PASS' : hi < t.value ? 'FAIL' : 'inconclusive';
+}
+
+function verdictText(row: Row, section: Section): string {
+  const v = row.verdict ?? 'info';
+  return v === 'inconclusive' ? `inconclusive (load ${section.load1AtStart})` : v;
+}
+
+const digits = (row: Row) => (row.unit === '×' ? 3 : row.unit === 'ms' ? 2 : row.unit === 'MB' ? 2 : 0);
+
+function fmtValue(row: Row): string {
+  if (!Number.isFinite(row.value)) return '—';
+  const v = fmtCi(row.value, row.ci, digits(row));
+  return row.unit === '×' ? `${v} ×` : `${v} ${row.unit}`.trimEnd();
+}
+
+function fmtAa(row: Row): string {
+  return row.aa ? fmtCi(row.aa.value, row.aa.ci, 3) : '';
+}
+
+function fmtTarget(row: Row): string {
+  if (!row.target) return 'report';
+  return `${row.target.op === '<=' ? '≤' : '≥'} ${row.target.value}${row.unit === '×' || !row.unit ? '' : ` ${row.unit}`}`;
+}
+
+function tableRows(sections: readonly Section[]): string[][] {
+  return sections.flatMap((s) => s.rows.map((r) => [r.name, fmtValue(r), fmtAa(r), fmtTarget(r), verdictText(r, s)]));
+}
+
+const HEAD = ['row', 'value [95 % CI]', 'A/A [95 % CI]', 'target', 'verdict'];
+
+function table(sections: readonly Section[]): string {
+  const body = tableRows(sections);
+  const width = HEAD.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(width[i])).join('  ').trimEnd();
+  return [line(HEAD), width.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n');
+}
+
+type Machine = ReturnType<typeof machine>;
+
+/** The "How it is measured" bullets of RESULTS.md. */
+export function howItIsMeasured(): string[] {
+  return [
+    '- **Three sides in every block.** Each comparison has two identical raw-SDK clients (raw A and raw B, each talking to its own identical server process: the A/A pair) and the host (its own identical server process). A block is made of rounds; in each round every side runs once, in an order shuffled per round with a fixed seed, so whatever the machine does at that moment hits all three. Routing: 200 rounds of one call per block; sustained session: 500 rounds of one call; concurrency: 10 rounds of one 640-call turn; large results, one-shot call, parallel start: one round per block.',
+    '- **Statistic and interval.** A row’s value is host ÷ raw of the row’s statistic (the median unless said otherwise) over all blocks, raw A and B pooled. The 95 % interval is a block bootstrap: 2,000 resamples of whole blocks with replacement, fixed seed, 2.5th and 97.5th percentiles. The A/A column is raw B ÷ raw A of the same statistic with its interval: how far two identical clients differ in this run (the noise floor).',
+    `- **Verdicts.** PASS or FAIL only when the whole interval is on one side of the target; otherwise “inconclusive”, with the 1-minute load at the start of that benchmark. When the 1-minute load at start is above ${MAX_LOAD}, timing rows are “not judged”. Rows that are not timings (bundle bytes, servers activate() waited for, processes left behind, a call that failed outright) are judged regardless of load. \`npm run bench -- --quick\` runs every benchmark with a few blocks to show that it runs: its timing rows are never judged and it leaves this file and results.json as they were.`,
+    '- **No setup in the measured loop.** Hosts are built with their audit file (JSONL) configured; nothing is reconfigured while timing. Routing, concurrency and the sustained session pin every server process (host’s and raw’s) to the same CPU (`BENCH_PIN_SERVERS=off` disables it) and start raw servers through `setsid`, as the host starts its servers detached.',
+    '- **The host as a team runs it.** `mcpHost.pinning` is “review” (the default), so a host offers only reviewed tool definitions and checks every listing against the lockfile. The review happens before any timing: in-process hosts (bench/hostUnderTest.ts, the one file that uses McpHost) approve what their servers list (`definitions.lockAll`, as `mcp-host lock`); parallel start reads a lockfile reviewed once beforehand; the CLI rows run in a workspace `mcp-host lock` reviewed, with `--yes` as the consent before a server’s first start (`MCP_HOST_CONFIG_DIR` in a temp dir).',
+    '- **Sustained session.** `mcp-host session` (dist/cli.js) against `bench/clients/rawSession.mjs`, the same JSON-lines loop with the SDK’s Client doing the call, both driven over stdin/stdout by the same code. After each block every session process runs a full GC (SIGUSR2 to the preloaded `bench/clients/gcOnSignal.cjs`, outside the timed calls) and its VmRSS is read from /proc; the RSS row is the least-squares slope of (VmRSS − V8 young generation) over the calls, because V8 doubles or halves the young generation (±17 MB) on its own. The drift row is the host’s calls/s relative to raw in the same blocks, last quarter ÷ first quarter.',
+    '- **Large results.** The server (bench/servers/largeText.mjs) writes each answer from prepared buffers, so its own cost is small and linear. Each side runs in a process of its own (bench/clients/largeResultRunner.ts) so its peak RSS is its own (GC, then /proc/self/clear_refs 5 resets VmHWM before each call) and a host that dies on a large message does not stop the benchmark. The SDK’s ReadBuffer stops at 10 MiB (`maxBufferSize`, a documented StdioClientTransport option, raises it) and is quadratic (50 MB took 31 s in one measurement on this machine), so the raw side keeps the SDK’s Client and StdioClientTransport but reads with `bench/linearReadBuffer.ts` (same contract, one join per message).',
+    '- **One-shot call.** `mcp-host call` in a fresh process against `bench/clients/rawOneShot.mjs` (connect, one tools/call, close) in a fresh process, spawn to exit, on `bench/servers/manyTools.mjs` (20,000 tools in pages of 500).',
+    '- **Registry and package.** Absolute targets; each run of the registry is a block of the bootstrap; printed next to a baseline from the same run. The registry row composes ToolRegistry, the role’s PolicySet and the model definitions as McpHost does (issue 10 defines it below the host). activate() runs in fresh Node processes against a vscode stand-in (bench/vscodeShim.ts) whose consent dialog answers “Allow” at once.',
+    '- **Figures without a target.** Tool budget (bench/toolBudget.ts): tokens (o200k_base) of the tool definitions one request of a 400-tool role carries, without and with `maxTools` / `maxToolTokens`. Telemetry cost (bench/telemetryCost.ts): McpHost.call p50 with the OpenTelemetry export to a live, a refused and a never-answering collector ÷ without telemetry, in-process server, blocks rotating the sides, block-bootstrap interval; its A/A column is a second host without telemetry.',
+  ];
+}
+
+function markdown(m: Machine, judging: boolean, sections: readonly Section[], totalSeconds: number, loadAtEnd: number[], counts: string): string {
+  const esc = (t: string) => t.replace(/\|/g, '\\|');
+  const out: string[] = [];
+  out.push('# MCP Host benchmarks: the host next to the raw SDK');
+  out.push('');
+  out.push('Generated by `npm run bench` (bench/run.ts) from a real run; every number is in `bench/results.json`.');
+  out.push('');
+  out.push(`- Machine: ${m.cores} cores (${m.cpu}), ${m.memoryGiB} GiB, ${m.platform}, Node ${m.node}`);
+  out.push(`- Date: ${m.date}; git commit ${m.gitCommit} (${m.gitBranch})`);
+  out.push(`- Load average at start / end (1, 5, 15 min): ${m.loadAverageAtStart.join(', ')} / ${loadAtEnd.join(', ')}`);
+  out.push(
+    judging
+      ? `- Judged: the 1-minute load at start (${m.loadAverageAtStart[0]}) is at most ${MAX_LOAD}.`
+      : `- **Not judged**: the 1-minute load at start (${m.loadAverageAtStart[0]}) is above ${MAX_LOAD}; timing rows are measured and printed but get no verdict.`,
+  );
+  out.push(`- Whole run: ${totalSeconds.toFixed(0)} s; ${counts}`);
+  out.push('');
+  out.push(`| ${HEAD.join(' | ')} |`);
+  out.push(`| ${HEAD.map(() => '---').join(' | ')} |`);
+  for (const cells of tableRows(sections)) out.push(`| ${cells.map(esc).join(' | ')} |`);
+  out.push('');
+  out.push('## How it is measured');
+  out.push('');
+  out.push(...howItIsMeasured());
+  out.push('');
+  out.push('## Details');
+  for (const s of sections) {
+    out.push('');
+    out.push(`### ${s.title} (${s.seconds.toFixed(1)} s, 1-minute load ${s.load1AtStart} → ${s.load1AtEnd})`);
+    if (s.error) out.push('', `Error: ${esc(s.error)}`);
+    for (const r of s.rows) {
+      out.push('', `- **${esc(r.name)}**: ${esc(fmtValue(r))} (${verdictText(r, s)}).${r.error ? ` Error: ${esc(r.error)}.` : ''} ${esc(r.detail)}`);
+    }
+  }
+  out.push('');
+  return out.join('\n');
 }
 
 function commandLine(pid: number): string {
@@ -60,139 +209,97 @@ function commandLine(pid: number): string {
   }
 }
 
-/** Fixture server processes still running below this process (esbuild's service process is not one). */
-function fixtureProcesses(): { pid: number; cmd: string }[] {
+/** Server, session and runner processes still running below this process (esbuild's service is not one). */
+function leftoverProcesses(): { pid: number; cmd: string }[] {
+  const marks = [FIXTURE_SERVERS_DIR, BENCH_SERVERS_DIR, join(__dirname, 'clients'), join(ROOT, 'dist', 'cli.js')];
   return descendantPidsOf(process.pid)
     .map((pid) => ({ pid, cmd: commandLine(pid) }))
-    .filter((p) => p.cmd.includes(FIXTURE_SERVERS_DIR));
-}
-
-function status(row: Row): string {
-  if (row.pass === undefined) return 'info';
-  return row.pass ? 'PASS' : 'FAIL';
-}
-
-function fmtValue(row: Row): string {
-  if (!Number.isFinite(row.value)) return '—';
-  return row.unit ? `${row.value} ${row.unit}` : String(row.value);
-}
-
-function table(rows: readonly Row[]): string {
-  const head = ['benchmark', 'value', 'target', 'result'];
-  const body = rows.map((r) => [r.name, fmtValue(r), r.target, status(r)]);
-  const width = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(width[i])).join('  ');
-  return [line(head), width.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n');
-}
-
-function markdown(m: ReturnType<typeof machine>, sections: readonly Section[], totalSeconds: number, loadAtEnd: number[]): string {
-  const rows = sections.flatMap((s) => s.rows);
-  const esc = (t: string) => t.replace(/\|/g, '\\|');
-  const out: string[] = [];
-  out.push('# MCP Host benchmarks: the host next to the raw SDK');
-  out.push('');
-  out.push('Generated by `npm run bench` (bench/run.ts) from a real run; raw numbers are in `bench/results.json`.');
-  out.push('Ratios compare two things measured in the same run (interleaved, so drift hits both).');
-  out.push('');
-  out.push(`- Machine: ${m.cores} cores (${m.cpu}), ${m.memoryGiB} GiB, ${m.platform}`);
-  out.push(`- Node: ${m.node}`);
-  out.push(`- Date: ${m.date}`);
-  out.push(`- Load average at start / end (1, 5, 15 min): ${m.loadAverageAtStart.join(', ')} / ${loadAtEnd.join(', ')}`);
-  out.push(`- Whole run: ${totalSeconds.toFixed(0)} s`);
-  out.push('');
-  out.push('| benchmark | value | target | result |');
-  out.push('| --- | --- | --- | --- |');
-  for (const r of rows) out.push(`| ${esc(r.name)} | ${esc(fmtValue(r))} | ${esc(r.target)} | ${status(r)} |`);
-  out.push('');
-  out.push('## How it is measured');
-  out.push('');
-  out.push('- Host and raw SDK talk to identical fixture server processes (`test/fixtures/servers/basic.mjs`); the raw side is `Client` + `StdioClientTransport`.');
-  out.push('- Two sides that are compared run in alternating blocks and get the same share of the time (a server process left idle while another is busy answers more slowly).');
-  out.push('- Routing and concurrency pin both server processes to the same CPU and start the raw one through `setsid` (the host starts servers detached): unpinned, two equivalent transports measured 0.6× to 2.0× of each other from run to run on this VM. `BENCH_PIN_SERVERS=off` disables pinning. The "harness control" row shows the residual difference of two equivalent paths in the same run.');
-  out.push('- Registry and package targets are absolute; each is printed next to a baseline from the same run (JSON.stringify of the same lists; require() of the bundle).');
-  out.push('');
-  out.push('## Details');
-  for (const s of sections) {
-    out.push('');
-    out.push(`### ${s.title} (${s.seconds.toFixed(1)} s)`);
-    if (s.error) out.push('', `Error: ${esc(s.error)}`);
-    for (const r of s.rows) out.push('', `- **${esc(r.name)}**: ${esc(fmtValue(r))} (${status(r)}). ${esc(r.detail)}`);
-  }
-  out.push('');
-  return out.join('\n');
+    .filter((p) => marks.some((m) => p.cmd.includes(m)));
 }
 
 async function main(): Promise<void> {
+  const quick = process.argv.includes('--quick');
   const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
   const selected = wanted.length ? BENCHES.filter((b) => wanted.some((w) => b.key.startsWith(w))) : BENCHES;
   if (selected.length === 0) throw new Error(`no benchmark matches ${wanted.join(', ')}; known: ${BENCHES.map((b) => b.key).join(', ')}`);
 
   const m = machine();
-  console.log(`MCP Host benchmarks — ${m.cores} cores (${m.cpu}), Node ${m.node}, ${m.date}, load ${m.loadAverageAtStart.join(' ')}`);
+  const judging = !quick && m.loadAverageAtStart[0] <= MAX_LOAD;
+  console.log(`MCP Host benchmarks — ${m.cores} cores (${m.cpu}), Node ${m.node}, ${m.date}, commit ${m.gitCommit}`);
+  console.log(`1-minute load at start: ${m.loadAverageAtStart[0]} (5 / 15 min: ${m.loadAverageAtStart[1]} / ${m.loadAverageAtStart[2]})`);
+  if (quick) console.log('Quick run (--quick): a few blocks per benchmark; every timing row is measured but NOT JUDGED.');
+  else if (!judging) console.log(`Above ${MAX_LOAD}: every timing row is measured but NOT JUDGED.`);
   const started = performance.now();
   const sections: Section[] = [];
   for (const b of selected) {
     process.stdout.write(`\n${b.title} … `);
     const t0 = performance.now();
+    const loadStart = load1();
+    let section: Section;
     try {
-      const r = await b.run();
-      const seconds = (performance.now() - t0) / 1000;
-      sections.push({ key: b.key, title: b.title, seconds, rows: r.rows, data: r.data });
-      process.stdout.write(`${seconds.toFixed(1)} s\n`);
-      for (const row of r.rows) console.log(`  ${status(row).padEnd(4)} ${row.name}: ${fmtValue(row)} (target ${row.target})\n       ${row.detail}`);
+      const r = await b.run(quick);
+      section = { key: b.key, title: b.title, seconds: (performance.now() - t0) / 1000, load1AtStart: loadStart, load1AtEnd: load1(), rows: r.rows, data: r.data };
     } catch (e) {
-      const seconds = (performance.now() - t0) / 1000;
-      const message = e instanceof Error ? e.message : String(e);
-      process.stdout.write(`failed after ${seconds.toFixed(1)} s\n  ${message}\n`);
-      sections.push({
+      const message = errorText(e);
+      section = {
         key: b.key,
         title: b.title,
-        seconds,
+        seconds: (performance.now() - t0) / 1000,
+        load1AtStart: loadStart,
+        load1AtEnd: load1(),
         error: message,
-        rows: [{ id: `${b.key}.error`, name: `${b.title}: the benchmark could not run`, value: NaN, unit: '', target: 'runs', pass: false, detail: message }],
-      });
+        rows: [{ id: `${b.key}.error`, name: `${b.title}: the benchmark could not run`, value: NaN, unit: '', error: message, detail: '' }],
+      };
+    }
+    for (const row of section.rows) row.verdict = judge(row, judging);
+    sections.push(section);
+    process.stdout.write(`${section.seconds.toFixed(1)} s (1-min load ${section.load1AtStart} → ${section.load1AtEnd})\n`);
+    for (const row of section.rows) {
+      console.log(`  ${verdictText(row, section)}: ${row.name}: ${fmtValue(row)}${row.aa ? `, A/A ${fmtAa(row)}` : ''} (target ${fmtTarget(row)})`);
+      if (row.error) console.log(`       error: ${row.error}`);
+      if (row.detail) console.log(`       ${row.detail}`);
     }
   }
 
-  // Every host disposed, every client closed: no fixture server may outlive its benchmark.
-  let left = fixtureProcesses();
+  // Every host closed, every client and session ended: no process of ours may outlive its benchmark.
+  let left = leftoverProcesses();
   for (let i = 0; i < 60 && left.length; i++) {
     await new Promise((r) => setTimeout(r, 50));
-    left = fixtureProcesses();
+    left = leftoverProcesses();
   }
-  sections.push({
-    key: 'cleanup',
-    title: 'Cleanup',
-    seconds: 0,
-    rows: [
-      {
-        id: 'cleanup.children',
-        name: 'Fixture server processes left after all benchmarks',
-        value: left.length,
-        unit: '',
-        target: '0',
-        pass: left.length === 0,
-        detail: left.length ? `still running: ${left.map((p) => `${p.pid} ${p.cmd}`).join('; ')}` : 'every server process ended',
-      },
-    ],
-  });
+  const cleanup: Row = {
+    id: 'cleanup.processes',
+    name: 'Server, session and runner processes left after all benchmarks',
+    value: left.length,
+    unit: '',
+    kind: 'check',
+    target: { op: '<=', value: 0 },
+    detail: left.length ? `still running: ${left.map((p) => `${p.pid} ${p.cmd}`).join('; ')}` : 'every process ended',
+  };
+  cleanup.verdict = judge(cleanup, judging);
+  sections.push({ key: 'cleanup', title: 'Cleanup', seconds: 0, load1AtStart: load1(), load1AtEnd: load1(), rows: [cleanup] });
 
   const totalSeconds = (performance.now() - started) / 1000;
-  const loadAtEnd = loadavg().map((x) => Math.round(x * 100) / 100);
+  const loadAtEnd = loadavg().map((x) => round(x, 2));
   const rows = sections.flatMap((s) => s.rows);
-  console.log(`\n${table(rows)}\n`);
-  const failed = rows.filter((r) => r.pass === false);
-  console.log(`${rows.filter((r) => r.pass === true).length} passed, ${failed.length} failed (${totalSeconds.toFixed(0)} s)`);
+  const count = (v: Verdict) => rows.filter((r) => r.verdict === v).length;
+  const counts = `${count('PASS')} PASS, ${count('FAIL')} FAIL, ${count('inconclusive')} inconclusive, ${count('not judged')} not judged`;
+  console.log(`\n${table(sections)}\n`);
+  console.log(`${counts} (${totalSeconds.toFixed(0)} s; 1-minute load at start ${m.loadAverageAtStart[0]}, at end ${loadAtEnd[0]})`);
 
-  const dir = __dirname;
-  writeFileSync(
-    join(dir, 'results.json'),
-    JSON.stringify({ machine: { ...m, loadAverageAtEnd: loadAtEnd }, totalSeconds: Math.round(totalSeconds * 10) / 10, sections }, null, 2) + '\n',
-  );
-  // A partial run (some benchmarks named) does not replace the full report.
-  if (selected.length === BENCHES.length) writeFileSync(join(dir, 'RESULTS.md'), markdown(m, sections, totalSeconds, loadAtEnd));
+  if (selected.length === BENCHES.length && !quick) {
+    const dir = __dirname;
+    writeFileSync(
+      join(dir, 'results.json'),
+      JSON.stringify({ machine: { ...m, loadAverageAtEnd: loadAtEnd }, judged: judging, maxLoad: MAX_LOAD, totalSeconds: round(totalSeconds, 1), sections }, null, 2) + '\n',
+    );
+    writeFileSync(join(dir, 'RESULTS.md'), markdown(m, judging, sections, totalSeconds, loadAtEnd, counts));
+    console.log('Wrote bench/results.json and bench/RESULTS.md.');
+  } else {
+    console.log(`A ${quick ? 'quick' : 'partial'} run: bench/results.json and bench/RESULTS.md are left as they were.`);
+  }
 
-  // Do not leave them behind even when the check failed (only our own fixture processes, by pid).
+  // Do not leave them behind even when the check failed (only our own processes, by pid).
   for (const p of left) {
     try {
       process.kill(p.pid, 'SIGKILL');
@@ -200,10 +307,12 @@ async function main(): Promise<void> {
       // already gone
     }
   }
-  process.exitCode = failed.length ? 1 : 0;
+  process.exitCode = count('FAIL') ? 1 : count('inconclusive') || count('not judged') ? 2 : 0;
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exitCode = 1;
-});
+if (require.main === module) {
+  main().catch((e) => {
+    console.error(e);
+    process.exitCode = 1;
+  });
+}

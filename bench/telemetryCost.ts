@@ -11,17 +11,19 @@
  *
  * The event loop gets a turn before each call (outside the measured time). Blocks of calls rotate which side goes first; the export's background work (batches, retries,
  * timeouts) runs in the same event loop during every side's blocks, so what differs between sides
- * is the per-call cost on the call path. Standalone: `npx tsx bench/telemetryCost.ts`; as a module,
- * `telemetryCost(options)` returns rows for a table plus the raw numbers.
+ * is the per-call cost on the call path. Each side's p50 ÷ off's p50 has a block-bootstrap 95 %
+ * interval. `npm run bench` prints it (telemetryBench); standalone: `npx tsx bench/telemetryCost.ts
+ * [--quick]`; as a module, `telemetryCost(options)` returns rows for a table plus the raw numbers.
  */
 import * as http from 'node:http';
 import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { McpHost } from '../src/core/host/mcpHost';
-import { emptySettings } from '../src/core/settings/hostSettings';
 import { TelemetryExport, type TelemetryStats } from '../src/core/telemetry/telemetryExport';
 import { nullLogger } from '../src/core/util/logger';
 import { basicServer, InMemoryServers } from '../test/fixtures/inMemoryServers';
+import type { BenchResult, Row } from './common';
+import { createHostUnderTest, type HostUnderTest } from './hostUnderTest';
+import { blockBootstrap, pooled, round, type Interval } from './stats';
 
 export interface TelemetryCostOptions {
   readonly blocks: number;
@@ -39,6 +41,8 @@ export interface SideResult {
   readonly mean: number;
   /** p50 of this side / p50 of "off". */
   readonly ratio: number;
+  /** Block-bootstrap 95 % interval of `ratio` (blocks resampled whole, all sides alike). */
+  readonly ci: Interval;
   readonly telemetry?: TelemetryStats;
 }
 
@@ -48,7 +52,7 @@ export interface TelemetryCostResult {
   readonly data: { readonly options: TelemetryCostOptions; readonly sides: readonly SideResult[] };
 }
 
-type Side = { readonly name: string; readonly host: McpHost; readonly telemetry?: TelemetryExport };
+type Side = { readonly name: string; readonly host: HostUnderTest; readonly telemetry?: TelemetryExport };
 
 export async function telemetryCost(opts: TelemetryCostOptions = TELEMETRY_COST_DEFAULTS): Promise<TelemetryCostResult> {
   const collector = http.createServer((req, res) => req.resume().on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{}')));
@@ -73,20 +77,25 @@ export async function telemetryCost(opts: TelemetryCostOptions = TELEMETRY_COST_
     const call = async (s: Side) => {
       await new Promise((r) => setImmediate(r));
       const t0 = performance.now();
-      const r = await s.host.call({ name: 'basic__noop', args: {} });
+      const r = await s.host.call('basic__noop', {});
       const dt = performance.now() - t0;
       if (r.outcome !== 'ok') throw new Error(`${s.name}: call ended ${r.outcome}`);
       return dt;
     };
     for (let i = 0; i < opts.warmup; i++) for (const s of sides) await call(s);
-    const times: Record<string, number[]> = Object.fromEntries(sides.map((s) => [s.name, []]));
+    /** Per block, each side's call times. */
+    const blocks: Record<string, number[]>[] = [];
     for (let b = 0; b < opts.blocks; b++) {
+      const block: Record<string, number[]> = Object.fromEntries(sides.map((s) => [s.name, []]));
       for (let k = 0; k < sides.length; k++) {
         const s = sides[(b + k) % sides.length];
-        for (let i = 0; i < opts.blockSize; i++) times[s.name].push(await call(s));
+        for (let i = 0; i < opts.blockSize; i++) block[s.name].push(await call(s));
       }
+      blocks.push(block);
     }
+    const times: Record<string, number[]> = Object.fromEntries(sides.map((s) => [s.name, blocks.flatMap((b) => b[s.name])]));
     const off = percentile(times.off, 50);
+    const ratioOf = (side: string) => (bs: readonly Record<string, number[]>[]) => percentile([...pooled(bs, (b) => b[side])], 50) / percentile([...pooled(bs, (b) => b.off)], 50);
     const results: SideResult[] = sides.map((s) => ({
       side: s.name,
       p50: percentile(times[s.name], 50),
@@ -94,6 +103,7 @@ export async function telemetryCost(opts: TelemetryCostOptions = TELEMETRY_COST_
       p99: percentile(times[s.name], 99),
       mean: times[s.name].reduce((a, b) => a + b, 0) / times[s.name].length,
       ratio: percentile(times[s.name], 50) / off,
+      ci: blockBootstrap(blocks, ratioOf(s.name)),
       ...(s.telemetry ? { telemetry: s.telemetry.stats() } : {}),
     }));
     const us = (ms: number) => (ms * 1000).toFixed(1);
@@ -112,16 +122,46 @@ export async function telemetryCost(opts: TelemetryCostOptions = TELEMETRY_COST_
   }
 }
 
+const WHAT: Record<string, string> = {
+  live: 'exporting to a collector that answers',
+  dead: 'exporting to a closed port (refused, retried)',
+  blackhole: 'exporting to a port that never answers (every export times out)',
+};
+
+/**
+ * The telemetry rows of `npm run bench`: per exporting side, its p50 ÷ the p50 without telemetry,
+ * with the control host's ratio (a second host without telemetry) as the A/A noise floor. Issue 10
+ * sets no target: figures to read.
+ */
+export async function telemetryBench(opts: TelemetryCostOptions = TELEMETRY_COST_DEFAULTS): Promise<BenchResult> {
+  const r = await telemetryCost(opts);
+  const side = (name: string) => r.data.sides.find((x) => x.side === name)!;
+  const off = side('off');
+  const control = side('control');
+  const us = (ms: number) => `${(ms * 1000).toFixed(1)} µs`;
+  const rows: Row[] = ['live', 'dead', 'blackhole'].map((name) => {
+    const x = side(name);
+    const t = x.telemetry;
+    return {
+      id: `telemetry.${name}`,
+      name: `Telemetry: call p50 ${WHAT[name]} ÷ without telemetry (${opts.blocks} blocks × ${opts.blockSize} calls per side)`,
+      value: round(x.ratio, 4),
+      unit: '×',
+      ci: x.ci,
+      aa: { value: round(control.ratio, 4), ci: control.ci },
+      detail:
+        `p50 / p90 / p99 ${us(x.p50)} / ${us(x.p90)} / ${us(x.p99)} vs without ${us(off.p50)} / ${us(off.p90)} / ${us(off.p99)}; ` +
+        `spans exported / failed / dropped ${t ? `${t.exported} / ${t.failed} / ${t.dropped}` : '-'}; in-process server, McpHost.call; A/A = a second host without telemetry`,
+    };
+  });
+  return { rows, data: r.data };
+}
+
 async function makeSide(name: string, endpoint: string | undefined): Promise<Side> {
   const servers = new InMemoryServers({ basic: () => basicServer() });
-  const host = new McpHost({
-    settings: { ...emptySettings(), servers: [servers.settings('basic')], autoApprove: ['basic/noop'] },
-    secrets: { get: async () => undefined },
-    confirmer: { confirm: async () => 'deny' },
-    logger: nullLogger,
-    transports: servers,
-  });
+  const host = createHostUnderTest([servers.settings('basic')], { autoApprove: ['basic/noop'], transports: servers });
   await host.start();
+  host.approveDefinitions(); // reviewed, so the call is not refused as quarantined
   if (!endpoint) return { name, host };
   const telemetry = new TelemetryExport({ logger: nullLogger, secrets: { get: async () => undefined }, env: {}, serviceVersion: 'bench', snapshot: () => host.snapshot() });
   telemetry.attach(host.onDidRecord);

@@ -8,21 +8,18 @@
  * Two tool sets: "fixture" = four real many-tools.mjs servers behind a real McpHost (short
  * schemas), "realistic" = bench/toolGenerator.ts definitions (nested schemas like real servers').
  *
- * Standalone: `node --import tsx bench/toolBudget.ts` prints a table and the JSON; the harness
- * can call `measureToolBudget()` and turn `rows` into its own rows (each has id, name, value,
- * unit, detail; none has a target: these are figures to read, not pass/fail checks).
+ * `npm run bench` prints `measureToolBudget()`'s rows as its "Tool budget" section (each has id,
+ * name, value, unit, detail; none has a target: these are figures to read, not pass/fail checks).
+ * Standalone: `node --import tsx bench/toolBudget.ts` prints a table and the JSON.
  */
 import { performance } from 'node:perf_hooks';
-import { fixedConfirmer } from '../src/core/calls/confirmer';
-import { toModelTools } from '../src/core/agent/agentLoop';
 import type { ModelToolDefinition } from '../src/core/agent/agentMessages';
 import { RoundTools } from '../src/core/agent/roundTools';
 import { definitionText, TokenCountCache, type ToolBudget } from '../src/core/agent/toolBudget';
 import { O200K_COUNTER } from '../src/cli/o200kTokenCounter';
-import { McpHost } from '../src/core/host/mcpHost';
-import { emptySettings, type StdioServerSettings } from '../src/core/settings/hostSettings';
-import { envSecretResolver } from '../src/core/settings/resolveServerSettings';
+import type { StdioServerSettings } from '../src/core/settings/hostSettings';
 import { fixturePath, nodeEnv } from '../test/fixtures/fixtureServers';
+import { createHostUnderTest } from './hostUnderTest';
 import { generateTools } from './toolGenerator';
 
 export interface ToolBudgetRow {
@@ -68,10 +65,11 @@ async function fixtureDefinitions(): Promise<ModelToolDefinition[]> {
     env: { ...nodeEnv(), FIXTURE_TOOL_COUNT: '100', FIXTURE_TOOL_OFFSET: String(i * 100) },
     connectTimeoutMs: 20_000,
   }));
-  const host = new McpHost({ settings: { ...emptySettings(), servers }, secrets: envSecretResolver({}), confirmer: fixedConfirmer('deny'), env: {} });
+  const host = createHostUnderTest(servers);
   try {
     await host.start();
-    return toModelTools(host.snapshot().exposed);
+    host.approveDefinitions(); // reviewed, as a team's lockfile would have them: nothing quarantined
+    return host.modelTools();
   } finally {
     await host.close();
   }

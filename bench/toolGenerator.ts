@@ -4,18 +4,7 @@
  * enums, arrays, formats, defaults and descriptions, annotations, and an outputSchema on a third.
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-
-/** mulberry32: small seeded PRNG, so every run benchmarks the same lists. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from './stats';
 
 const VERBS = ['get', 'list', 'search', 'create', 'update', 'delete', 'archive', 'export', 'sync', 'approve'];
 const NOUNS = ['order', 'customer', 'invoice', 'ticket', 'shipment', 'product', 'repository', 'issue', 'deployment', 'report', 'user', 'document'];

@@ -2,7 +2,7 @@
  * A stand-in for the `vscode` module, just enough to load dist/extension.js and run `activate()`
  * outside the editor (bench/packageCost.ts). It provides the API surface activate() and the
  * constructors it runs touch: configuration and trust, output channel, tree view, status bar, text
- * document provider, commands, chat participant, secrets and mementos. Anything else the bundle
+ * document provider, file watchers (the lockfile), tabs, commands, chat participant, secrets and mementos. Anything else the bundle
  * reads is recorded in `missing` (and is undefined), so the benchmark can say what blocks it
  * instead of silently measuring less. Handlers are stored, never invoked (no UI).
  *
@@ -19,6 +19,12 @@ export interface ShimOptions {
   /** Extension storage directory (workspace storage; the audit file goes there). */
   readonly storageDir: string;
   readonly trusted?: boolean;
+  /**
+   * The button every modal message is answered with at once when it offers it, as a person would
+   * click it (e.g. "Allow" on the consent question before a server's first start); otherwise, and
+   * for non-modal messages, the message is dismissed.
+   */
+  readonly modalAnswer?: string;
 }
 
 export interface InstalledShim {
@@ -127,6 +133,18 @@ class TreeItem {
     public collapsibleState = 0,
   ) {}
 }
+class RelativePattern {
+  constructor(
+    readonly base: unknown,
+    readonly pattern: string,
+  ) {}
+}
+class TabInputTextDiff {
+  constructor(
+    readonly original: Uri,
+    readonly modified: Uri,
+  ) {}
+}
 class CancellationTokenSource {
   private readonly emitter = new EventEmitter<void>();
   readonly token = { isCancellationRequested: false, onCancellationRequested: this.emitter.event };
@@ -146,6 +164,10 @@ export function installVscodeShim(options: ShimOptions): InstalledShim {
   const output: string[] = [];
   const registered = { commands: [] as string[], participants: [] as string[], treeViews: [] as string[], contentProviders: [] as string[] };
   const noop = () => new Disposable(() => undefined);
+  const modalAnswer = (rest: unknown[]) => {
+    const modal = typeof rest[0] === 'object' && rest[0] !== null && (rest[0] as { modal?: boolean }).modal === true;
+    return modal && options.modalAnswer !== undefined && rest.includes(options.modalAnswer) ? options.modalAnswer : undefined;
+  };
   const event = () => noop();
 
   const settings = options.settings;
@@ -195,6 +217,11 @@ export function installVscodeShim(options: ShimOptions): InstalledShim {
     MarkdownString,
     TreeItem,
     CancellationTokenSource,
+    RelativePattern,
+    TabInputTextDiff,
+    LogLevel: { Off: 0, Trace: 1, Debug: 2, Info: 3, Warning: 4, Error: 5 },
+    ViewColumn: { Active: -1, Beside: -2, One: 1 },
+    InputBoxValidationSeverity: { Info: 1, Warning: 2, Error: 3 },
     TreeItemCollapsibleState: { None: 0, Collapsed: 1, Expanded: 2 },
     StatusBarAlignment: { Left: 1, Right: 2 },
     ConfigurationTarget: { Global: 1, Workspace: 2, WorkspaceFolder: 3 },
@@ -216,6 +243,7 @@ export function installVscodeShim(options: ShimOptions): InstalledShim {
         return noop();
       },
       openTextDocument: async () => ({ uri: Uri.from({ scheme: 'untitled' }), getText: () => '' }),
+      createFileSystemWatcher: () => ({ onDidChange: event, onDidCreate: event, onDidDelete: event, dispose: () => undefined }),
     },
     window: {
       createOutputChannel: outputChannel,
@@ -224,13 +252,14 @@ export function installVscodeShim(options: ShimOptions): InstalledShim {
         return { visible: true, onDidChangeVisibility: event, onDidChangeSelection: event, onDidExpandElement: event, onDidCollapseElement: event, reveal: async () => undefined, dispose: () => undefined };
       },
       createStatusBarItem: () => ({ text: '', tooltip: undefined, command: undefined, name: undefined, backgroundColor: undefined, show: () => undefined, hide: () => undefined, dispose: () => undefined }),
-      showInformationMessage: async () => undefined,
-      showWarningMessage: async () => undefined,
+      showInformationMessage: async (_message: string, ...rest: unknown[]) => modalAnswer(rest),
+      showWarningMessage: async (_message: string, ...rest: unknown[]) => modalAnswer(rest),
       showErrorMessage: async () => undefined,
       showQuickPick: async () => undefined,
       showInputBox: async () => undefined,
       showTextDocument: async () => undefined,
       setStatusBarMessage: () => noop(),
+      tabGroups: { all: [], onDidChangeTabs: event, onDidChangeTabGroups: event, close: async () => true },
       withProgress: async (_o: unknown, task: (p: unknown, t: unknown) => unknown) => task({ report: () => undefined }, new CancellationTokenSource().token),
     },
     commands: {
@@ -247,7 +276,7 @@ export function installVscodeShim(options: ShimOptions): InstalledShim {
       },
     },
     lm: { selectChatModels: async () => [], onDidChangeChatModels: event },
-    env: { clipboard: { writeText: async () => undefined, readText: async () => '' }, appName: 'bench', language: 'en' },
+    env: { clipboard: { writeText: async () => undefined, readText: async () => '' }, appName: 'bench', language: 'en', openExternal: async () => false },
   };
 
   // Record what the bundle reads that is not here (one level into namespaces).

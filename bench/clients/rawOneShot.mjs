@@ -1,0 +1,22 @@
+// The raw-SDK side of the one-shot call row: what `mcp-host call NAME` does, done with the SDK
+// alone: connect (initialize), one tools/call by the server's own tool name (no tools/list),
+// print the result's text, close, exit.
+//   node rawOneShot.mjs '<json: {"command": "...", "args": [...], "env": {...}}>' TOOL
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+
+const spec = JSON.parse(process.argv[2]);
+const tool = process.argv[3];
+const transport = new StdioClientTransport({
+  command: spec.command,
+  args: spec.args,
+  env: { ...getDefaultEnvironment(), ...spec.env },
+  stderr: 'pipe',
+});
+transport.stderr?.on('data', () => undefined);
+const client = new Client({ name: 'bench-raw-one-shot', version: '0.0.0' }, { capabilities: {} });
+await client.connect(transport);
+const r = await client.callTool({ name: tool, arguments: {} });
+process.stdout.write((r.content ?? []).map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n') + '\n');
+await client.close();
+process.exitCode = r.isError ? 1 : 0;

@@ -1,0 +1,50 @@
+// Bench server: stdio MCP server with many tools, listed in pages (as large servers do).
+//   FIXTURE_TOOL_COUNT (default 20000) tools tool_00000 … ; FIXTURE_PAGE_SIZE (default 500) per page.
+//   Each tool has a ~120-character description and a small object input schema (~400 bytes per
+//   tool on the wire). Calling any tool returns "<name> ok".
+// Env: as the test fixtures (see test/fixtures/servers/lib/common.mjs).
+
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { envNumber, FIXTURE_VERSION, serveStdio, startFixture, text } from '../../test/fixtures/servers/lib/common.mjs';
+
+startFixture('manyTools');
+
+const count = envNumber('FIXTURE_TOOL_COUNT', 20000);
+const pageSize = Math.max(1, envNumber('FIXTURE_PAGE_SIZE', 500));
+const width = Math.max(5, String(count - 1).length);
+const tools = Array.from({ length: count }, (_, i) => ({
+  name: `tool_${String(i).padStart(width, '0')}`,
+  description: `Tool number ${i} of a large server: looks up record ${i} by its identifier and returns its fields as text.`,
+  inputSchema: {
+    type: 'object',
+    properties: {
+      id: { type: 'string', description: 'Identifier of the record.' },
+      limit: { type: 'integer', minimum: 1, maximum: 100, default: 10 },
+    },
+  },
+}));
+const byName = new Map(tools.map((t) => [t.name, t]));
+
+const encodeCursor = (offset) => Buffer.from(`page@${offset}`).toString('base64url');
+function decodeCursor(cursor) {
+  const m = /^page@(\d+)$/.exec(Buffer.from(cursor, 'base64url').toString());
+  const offset = m ? Number(m[1]) : NaN;
+  if (!(offset > 0 && offset < tools.length)) throw new McpError(ErrorCode.InvalidParams, `Invalid cursor: ${cursor}`);
+  return offset;
+}
+
+const server = new Server({ name: 'manyTools', version: FIXTURE_VERSION }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, (request) => {
+  const cursor = request.params?.cursor;
+  const offset = cursor === undefined ? 0 : decodeCursor(cursor);
+  const next = offset + pageSize;
+  return { tools: tools.slice(offset, next), ...(next < tools.length ? { nextCursor: encodeCursor(next) } : {}) };
+});
+server.setRequestHandler(CallToolRequestSchema, (request) => {
+  const tool = byName.get(request.params.name);
+  if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+  return text(`${tool.name} ok`);
+});
+
+await serveStdio(server);
