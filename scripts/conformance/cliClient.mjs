@@ -14,7 +14,7 @@
 //                                  (used where the server supports client ID metadata documents, else dynamic registration)
 // The secrets reach the CLI as MCP_HOST_SECRET_* environment variables, as a user's would. Then it
 // runs what a user would run:
-//   1. mcp-host check --login --json   connect; sign in with $BROWSER where the server asks; list tools
+//   1. mcp-host check --login --json --yes connect; sign in with $BROWSER where the server asks; list tools
 //   2. mcp-host call <first tool> --login --yes   with the stored credentials (a step-up signs in again)
 // Everything the CLI prints is passed through on stderr. Exit code: the CLI's (check's when it fails).
 // MCP_HOST_CONFORMANCE_WORKSPACE: the workspace folder to write (default: a new temp folder).
@@ -64,6 +64,8 @@ const settings = {
   'mcpHost.servers': { conformance: { type: 'http', url: serverUrl, oauth: oauthFor() } },
   'mcpHost.autoApprove': ['conformance/*'],
   'mcpHost.audit.path': '.mcp-host/audit.jsonl',
+  // A scenario's server is new each run: no lockfile to review it against (pinning is not what these scenarios test).
+  'mcpHost.pinning': 'off',
 };
 fs.writeFileSync(path.join(workspace, '.vscode', 'settings.json'), JSON.stringify(settings, null, 2));
 
@@ -80,7 +82,7 @@ function cli(args) {
   return { code: r.status ?? 1, stdout: r.stdout ?? '' };
 }
 
-const check = cli(['check', '--login', '--json']);
+const check = cli(['check', '--login', '--json', '--yes']);
 process.stderr.write(check.stdout);
 if (check.code !== 0) {
   process.stderr.write(`[cli-client] check exited with ${check.code}\n`);

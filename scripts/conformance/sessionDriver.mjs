@@ -54,7 +54,7 @@ async function main() {
   fs.mkdirSync(path.join(dir, '.vscode'));
   fs.writeFileSync(
     path.join(dir, '.vscode', 'settings.json'),
-    JSON.stringify({ 'mcpHost.servers': { [SERVER]: { type: 'http', url } }, 'mcpHost.sampling': { servers: [SERVER] } }, null, 2),
+    JSON.stringify({ 'mcpHost.servers': { [SERVER]: { type: 'http', url } }, 'mcpHost.sampling': { servers: [SERVER] }, 'mcpHost.pinning': 'off' }, null, 2),
   );
   const cli = (process.env.MCP_HOST_CLI ?? `node --import ${pathToFileURL(path.join(REPO, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href} ${path.join(REPO, 'src', 'cli', 'main.ts')}`)
     .trim()
