@@ -30,13 +30,30 @@ const otelApart = {
   },
 };
 
+// zod re-exports all of its ~45 message locales as a namespace (`z.locales`), so every one of them
+// (260 KB minified) lands in the bundle although only English, zod's default, is ever used here.
+// The namespace is narrowed to English: `z.locales.en` still works, any other locale is undefined.
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/](classic|core|mini)$/.test(args.resolveDir) ? { path: path.join(args.resolveDir, '..', 'locales', 'en.js'), namespace: 'zod-locales' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(args.path)};`,
+      resolveDir: path.dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
+
 async function main() {
   const builds = [
-    { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [otelApart] },
+    { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [otelApart, zodEnglishOnly] },
     // gpt-tokenizer (only `check` counts tokens) stays in node_modules: bundled, its 2.7 MB of ranks
     // cost every CLI start ~0.5 s and 35 MB even when nothing is counted. The CLI runs from the
     // repository or an npm install, where it is a dependency; the .vsix does not ship the CLI.
-    { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, external: ['gpt-tokenizer'], plugins: [otelApart] },
+    { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, external: ['gpt-tokenizer'], plugins: [otelApart, zodEnglishOnly] },
     { ...common, entryPoints: ['src/core/telemetry/otelPipeline.ts'], outfile: 'dist/otel.js' },
   ];
   if (watch) {
