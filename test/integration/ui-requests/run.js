@@ -5,7 +5,9 @@
  * workbench (code-server, WITHOUT the smoke-test driver, so modal dialogs and quick inputs are shown
  * as a person meets them). MCP Host (dist/extension.js) and the scripted model are installed; the
  * workspace is a fresh copy of ./workspace: the fixture server "asks" (test/fixtures/servers/asks.mjs)
- * and @modelcontextprotocol/server-everything, sampling allowed for both.
+ * and @modelcontextprotocol/server-everything, sampling allowed for both. Pinning is the default
+ * ("review"): the lockfile a team would have committed is written by `mcp-host lock` (dist/cli.js)
+ * before the workbench opens, and each server asks for consent (a modal, answered here) at its first start.
  *
  *   node test/integration/ui-requests/run.js [--artifacts DIR] [--screenshots DIR] [--headed] [--keep-tmp] [--verbose]
  *
@@ -15,6 +17,7 @@ const assert = require('assert');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
+const { execFileSync } = require('child_process');
 const { pathToFileURL } = require('url');
 const { parseArgs } = require('util');
 const { cleanupAll } = require('../runner/cleanup');
@@ -31,6 +34,11 @@ async function main() {
   const t0 = Date.now();
   if (!fs.existsSync(path.join(REPO, 'dist', 'extension.js'))) throw new Error('dist/extension.js is missing: run "npm run build" first');
   const ws = prepareWorkspace(path.join(__dirname, 'workspace'));
+  // The reviewed lockfile a team would have committed (its paths are this checkout's, so it is made here).
+  execFileSync(process.execPath, [path.join(REPO, 'dist', 'cli.js'), 'lock', '--workspace', ws.workspace, '--yes'], {
+    env: { ...process.env, MCP_HOST_TEST_REPO: REPO, MCP_HOST_TEST_FIXTURE_LOG: path.join(ws.root, 'lock-fixture-log.jsonl'), MCP_HOST_CONFIG_DIR: path.join(ws.root, 'cli-config') },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const f = {
     fixtureLog: ws.fixtureLog,
     modelScript: path.join(ws.root, 'model-script.json'),
@@ -75,6 +83,23 @@ async function main() {
   };
 
   const tests = [
+    {
+      name: 'before each server first starts, a dialog names it and its command; "Allow" starts both',
+      fn: async () => {
+        const asked = await ui.allowServers(page, ['asks', 'everything']);
+        assert.deepStrictEqual(Object.keys(asked).sort(), ['asks', 'everything']);
+        assert.match(asked.asks, /Allow the MCP server "asks" of this workspace to start\?/);
+        assert.match(asked.asks, /command: node \S*\/test\/fixtures\/servers\/asks\.mjs/);
+        assert.match(asked.everything, /Allow the MCP server "everything" of this workspace to start\?/);
+        assert.match(asked.everything, /command: node \S*\/server-everything\/dist\/index\.js stdio/);
+        // (`mcp-host lock --yes` wrote consent records by the flag, not kept; these are the person's, kept.)
+        const consents = await ui.waitFor('both consent records of the editor', () => {
+          const recs = ui.readJsonl(f.audit).filter((r) => r.kind === 'consent' && r.by.via === 'editor');
+          return recs.length >= 2 ? recs : undefined;
+        });
+        assert.deepStrictEqual(consents.map((r) => [r.server, r.decision, r.remembered]).sort(), [['asks', 'allow', true], ['everything', 'allow', true]]);
+      },
+    },
     {
       name: '@mcp answers with the scripted model (warm-up)',
       fn: async () => {

@@ -6,6 +6,9 @@
  * real VS Code (code-server 1.139.1, no smoke-test driver) driven by Playwright:
  *
  *   - MCP Host asks for the input once (typed into its prompt here) and keeps it as a secret;
+ *   - each server asks for consent (a modal, answered here) before it first starts; pinning is the
+ *     default ("review") with the lockfile a team would have committed, written by `mcp-host lock`
+ *     (dist/cli.js) before the workbench opens (the premise is a workspace without settings.json);
  *   - the tree shows both servers, connected, each with the file it comes from;
  *   - their tools work through @mcp (scripted model), with the same confirmation as any server;
  *   - `mcp-host check` (dist/cli.js) lists the same servers; editing `.mcp.json` hot-reloads;
@@ -20,7 +23,7 @@ const assert = require('assert');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { spawnSync } = require('child_process');
+const { execFileSync, spawnSync } = require('child_process');
 const { parseArgs } = require('util');
 const { cleanupAll } = require('../runner/cleanup');
 const { openWorkbench } = require('../runner/workbench');
@@ -54,6 +57,44 @@ async function answerInputPrompt(page, id, value) {
   return text;
 }
 
+/**
+ * Answers what MCP Host asks at start-up, in whichever order it comes: the prompt for
+ * `${input:inputId}` (typed `value`) and the consent dialog of each server in `servers` (Allow).
+ * Returns the prompt's text and each dialog's text, and what was asked, in order.
+ */
+async function answerStartUp(page, { inputId, value, servers, timeout = 60000 }) {
+  const widget = page.locator('.quick-input-widget');
+  const consent = page.locator('.monaco-dialog-box', { hasText: /Allow the MCP server "/ }).first();
+  const out = { prompt: undefined, consents: {}, order: [] };
+  const deadline = Date.now() + timeout;
+  while (out.prompt === undefined || servers.some((n) => !(n in out.consents))) {
+    const next = await ui.waitFor(
+      'the input prompt or a consent dialog',
+      async () => {
+        // A modal dialog is on top of everything: it is answered first.
+        if ((await consent.count()) > 0) return 'consent';
+        const shown = (await widget.isVisible().catch(() => false)) && new RegExp(`input "${inputId}"`).test(await widget.innerText().catch(() => ''));
+        return shown ? 'input' : undefined;
+      },
+      { timeout: Math.max(1000, deadline - Date.now()), describe: () => `answered so far: ${out.order.join(', ') || 'nothing'}` },
+    );
+    if (next === 'input') {
+      assert.equal(out.prompt, undefined, `the input "${inputId}" is asked for once`);
+      out.prompt = await answerInputPrompt(page, inputId, value);
+      out.order.push(`input:${inputId}`);
+      continue;
+    }
+    const text = await consent.innerText();
+    const name = /Allow the MCP server "([^"]+)"/.exec(text)[1];
+    assert.ok(!(name in out.consents), `consent for "${name}" is asked once`);
+    out.consents[name] = text;
+    out.order.push(`consent:${name}`);
+    await consent.locator('.monaco-button', { hasText: /^Allow$/ }).first().click();
+    await ui.waitFor(`the dialog for "${name}" to close`, async () => (await consent.count()) === 0 || !(await consent.innerText().catch(() => '')).includes(`"${name}"`), { timeout: 10000 });
+  }
+  return out;
+}
+
 async function main() {
   const o = parseOptions(process.argv.slice(2));
   const t0 = Date.now();
@@ -67,6 +108,16 @@ async function main() {
     modelLog: path.join(ws.root, 'model-log.jsonl'),
   };
   const env = { MCP_HOST_TEST_REPO: REPO, MCP_HOST_TEST_FIXTURE_LOG: f.fixtureLog, MCP_HOST_TEST_MODEL_SCRIPT: f.modelScript, MCP_HOST_TEST_MODEL_LOG: f.modelLog };
+  // The CLI's consent answers go to a folder of this run, never to ~/.config/mcp-host.
+  const cliEnv = { ...process.env, ...env, MCP_HOST_CONFIG_DIR: path.join(ws.root, 'cli-config') };
+  // The reviewed lockfile a team would have committed (its paths are this checkout's, so it is made
+  // here), with the secret the input of .vscode/mcp.json stands for given as the CLI takes secrets.
+  execFileSync(process.execPath, [path.join(REPO, 'dist', 'cli.js'), 'lock', '--workspace', ws.workspace, '--yes'], {
+    env: { ...cliEnv, MCP_HOST_TEST_FIXTURE_LOG: path.join(ws.root, 'lock-fixture-log.jsonl'), MCP_HOST_SECRET_FIXTURE_LOG: path.join(ws.root, 'lock-basic-log.jsonl') },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  assert.deepEqual(Object.keys(JSON.parse(fs.readFileSync(path.join(ws.workspace, 'mcp-host.lock.json'), 'utf8')).servers).sort(), ['basic', 'dyn']);
+  assert.deepEqual(fs.readdirSync(path.join(ws.workspace, '.vscode')), ['mcp.json'], 'mcp-host lock wrote no settings.json');
   const wb = await openWorkbench({ folder: ws.workspace, extensions: [REPO, SCRIPTED_MODEL], env, headless: !o.headed, keepTmp: o.keepTmp });
   const { page } = wb;
   if (o.verbose) page.on('console', (m) => process.stderr.write(`[page] ${m.text()}\n`));
@@ -83,13 +134,30 @@ async function main() {
     await ui.screenshot(page, path.join(artifacts, `${ui.slug(name)}.png`));
   };
 
+  let startUp;
   const tests = [
     {
       name: '${input:fixture-log} of .vscode/mcp.json is asked for once, in a password box, with its description',
       fn: async () => {
-        const prompt = await answerInputPrompt(page, 'fixture-log', f.basicLog);
-        assert.match(prompt, /Where the basic server logs its calls/);
-        assert.match(prompt, /\.vscode\/mcp\.json/);
+        // The consent dialogs of the servers come in between (answered too: see the next test).
+        startUp = await answerStartUp(page, { inputId: 'fixture-log', value: f.basicLog, servers: ['basic', 'dyn'] });
+        assert.match(startUp.prompt, /Where the basic server logs its calls/);
+        assert.match(startUp.prompt, /\.vscode\/mcp\.json/);
+      },
+    },
+    {
+      name: 'each imported server asks for consent before it first starts, with its command; "basic" once its input is known',
+      fn: async () => {
+        assert.ok(startUp, 'the start-up questions were answered');
+        assert.deepEqual(Object.keys(startUp.consents).sort(), ['basic', 'dyn'], startUp.order.join(', '));
+        assert.match(startUp.consents.basic, /Allow the MCP server "basic" of this workspace to start\?/);
+        assert.match(startUp.consents.basic, /command: node \S*\/test\/fixtures\/servers\/basic\.mjs/);
+        assert.match(startUp.consents.basic, /environment variables set: FIXTURE_LOG/);
+        assert.ok(!startUp.consents.basic.includes(f.basicLog), 'the secret typed in is not shown');
+        assert.match(startUp.consents.dyn, /Allow the MCP server "dyn" of this workspace to start\?/);
+        assert.match(startUp.consents.dyn, /command: node \S*\/test\/fixtures\/servers\/dynamic\.mjs/);
+        // The command (and so the consent) of "basic" depends on its input: it is asked after the input.
+        assert.ok(startUp.order.indexOf('consent:basic') > startUp.order.indexOf('input:fixture-log'), startUp.order.join(', '));
       },
     },
     {
@@ -149,8 +217,9 @@ async function main() {
     {
       name: 'mcp-host check lists the same servers with their files',
       fn: async () => {
-        const r = spawnSync(process.execPath, [path.join(REPO, 'dist', 'cli.js'), 'check', '--workspace', ws.workspace], {
-          env: { ...process.env, ...env, MCP_HOST_SECRET_FIXTURE_LOG: path.join(ws.root, 'cli-basic-log.jsonl') },
+        // --yes: the servers start without a question on the terminal (there is none here).
+        const r = spawnSync(process.execPath, [path.join(REPO, 'dist', 'cli.js'), 'check', '--workspace', ws.workspace, '--yes'], {
+          env: { ...cliEnv, MCP_HOST_SECRET_FIXTURE_LOG: path.join(ws.root, 'cli-basic-log.jsonl') },
           encoding: 'utf8',
           timeout: 60000,
         });
@@ -166,9 +235,14 @@ async function main() {
         const doc = JSON.parse(fs.readFileSync(file, 'utf8'));
         doc.mcpServers.extra = { command: 'node', args: ['${MCP_HOST_TEST_REPO}/test/fixtures/servers/no-tools.mjs'] };
         fs.writeFileSync(file, JSON.stringify(doc, null, 2));
+        // A new server of the file asks for consent before it first starts, like any other.
+        const asked = await ui.allowServers(page, ['extra'], { timeout: 30000 });
+        assert.match(asked.extra, /Allow the MCP server "extra" of this workspace to start\?/);
+        assert.match(asked.extra, /command: node \S*\/test\/fixtures\/servers\/no-tools\.mjs/);
         await ui.openMcpHostView(page);
         await ui.collapseRow(page, 'basic', 1);
         await ui.waitForTree(page, 'extra from .mcp.json', (rows) => rows.some((r) => r.label === 'extra' && /· \.mcp\.json$/.test(r.description)), 30000);
+        await ui.waitForTree(page, 'extra started once allowed', (rows) => rows.some((r) => r.label === 'extra' && /^connected · 0 tools · \.mcp\.json$/.test(r.description)), 30000);
         fs.writeFileSync(file, '{ "mcpServers": { "dyn": ');
         const toast = page.locator('.notifications-toasts .notification-toast', { hasText: /\.mcp\.json:1:\d+/ });
         await toast.first().waitFor({ timeout: 20000 });

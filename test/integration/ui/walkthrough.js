@@ -4,7 +4,8 @@
  * Walkthrough suite: MCP Host installed for the first time (fresh user data) in a real VS Code
  * (code-server 1.139.1, no smoke-test driver), on a folder with nothing configured. Playwright checks
  * that the "Get Started with MCP Host" walkthrough opens by itself, that the empty Servers view
- * offers the same first action, and that its button adds the filesystem reference server.
+ * offers the same first action, and that its button adds the filesystem reference server, which asks
+ * for consent (a modal, answered "Allow" here) before it first starts.
  *
  *   node test/integration/ui/walkthrough.js [--screenshots DIR] [--artifacts DIR] [--headed] [--keep-tmp] [--verbose]
  *
@@ -112,7 +113,19 @@ async function main() {
           return s['mcpHost.servers'] && s['mcpHost.servers'].filesystem ? s : undefined;
         });
         assert.deepEqual(settings['mcpHost.servers'].filesystem, { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '${workspaceFolder}'] });
-        await ui.waitForTree(page, 'the filesystem server in the tree', (rows) => rows.some((r) => r.label === 'filesystem' && r.level === 1));
+        // Before it first starts, the new server asks for consent, showing the command with the folder resolved.
+        const row = (rows) => rows.find((r) => r.label === 'filesystem' && r.level === 1);
+        const asked = await ui.allowServers(page, ['filesystem'], {
+          onDialog: async () => {
+            await ui.waitForTree(page, 'the filesystem server in the tree, waiting for consent', (rows) => row(rows) && /^waiting for your consent to start$/.test(row(rows).description));
+          },
+        });
+        assert.match(asked.filesystem, /Allow the MCP server "filesystem" of this workspace to start\?/);
+        const folders = [ws.workspace, fs.realpathSync(ws.workspace)].map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+        assert.match(asked.filesystem, new RegExp(`command: npx -y @modelcontextprotocol/server-filesystem (${folders.join('|')})\\s`));
+        // Allowed: it is no longer waiting, and not refused (whether npx then connects is not this suite's concern).
+        const rows = await ui.waitForTree(page, 'the filesystem server past its consent', (rs) => row(rs) && !/waiting for your consent/.test(row(rs).description));
+        assert.doesNotMatch(row(rows).description, /not allowed to start/);
       },
     },
   ];
