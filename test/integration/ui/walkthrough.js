@@ -80,7 +80,7 @@ async function main() {
         await walkthrough.waitFor({ state: 'visible', timeout: 45000 });
         await ui.waitFor('the MCP Host walkthrough', async () => /Get Started with MCP Host/.test(await walkthrough.innerText().catch(() => '')), { timeout: 20000 });
         const text = await walkthrough.innerText();
-        for (const step of ['Add an MCP server', 'Pick a role', 'Ask @mcp', 'See the audit']) assert.ok(text.includes(step), `step "${step}" in:\n${text}`);
+        for (const step of ['Add an MCP server', 'Review its tools', 'Pick a role', 'Ask @mcp', 'See the audit']) assert.ok(text.includes(step), `step "${step}" in:\n${text}`);
         assert.match(text, /Add the Filesystem Server/);
         // The step's markdown media (media/walkthrough/add-server.md) renders in a webview frame of its own.
         await ui.waitFor('the step\'s media to render', () => mediaShows(page, 'server-filesystem'), { timeout: 30000 });
