@@ -461,7 +461,8 @@ async function main() {
         await view.locator('#f-clear').click();
         await view.locator('#f-server').selectOption('basic');
         await view.locator('#f-outcome').selectOption('ok');
-        await view.locator('#records tbody tr').first().click();
+        // basic's successful calls: echo, wait (the rules test) and add; open an add.
+        await view.locator('#records tbody tr').filter({ has: view.locator('td:nth-child(4)', { hasText: /^add$/ }) }).first().click();
         assert.match(await view.locator('#detail-args').innerText(), /"a": \d+/);
         assert.ok((await view.locator('#by-outcome svg rect.bar').count()) >= 1, 'the outcome chart');
         assert.match(await view.locator('#percentiles tbody').innerText(), /basic\/add/);
