@@ -14,6 +14,8 @@ interface ServerCommon {
   /** Per-call timeout; overrides `mcpHost.timeoutMs`. */
   readonly timeoutMs?: number;
   readonly connectTimeoutMs: number;
+  /** Largest single message this server may send; overrides `mcpHost.maxMessageBytes`. */
+  readonly maxMessageBytes?: number;
 }
 
 export interface StdioServerSettings extends ServerCommon {
@@ -57,6 +59,8 @@ export interface HostSettings {
   readonly timeoutMs: number;
   readonly maxToolRounds: number;
   readonly maxResultChars: number;
+  /** Largest single message a server may send (bytes); a larger one fails that request only. */
+  readonly maxMessageBytes: number;
   readonly auditPath?: string;
 }
 
@@ -74,6 +78,7 @@ export const DEFAULTS = {
   connectTimeoutMs: 15_000,
   maxToolRounds: 10,
   maxResultChars: 50_000,
+  maxMessageBytes: 64 * 1024 * 1024,
   toolNames: 'prefix' as ToolNamingMode,
 } as const;
 
@@ -87,5 +92,6 @@ export function emptySettings(): HostSettings {
     timeoutMs: DEFAULTS.timeoutMs,
     maxToolRounds: DEFAULTS.maxToolRounds,
     maxResultChars: DEFAULTS.maxResultChars,
+    maxMessageBytes: DEFAULTS.maxMessageBytes,
   };
 }

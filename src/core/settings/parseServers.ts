@@ -104,6 +104,7 @@ function buildServer(name: string, d: ServerDefinition): ServerSettings {
     enabled: d.enabled ?? true,
     connectTimeoutMs: d.connectTimeoutMs ?? DEFAULTS.connectTimeoutMs,
     ...(d.timeoutMs !== undefined ? { timeoutMs: d.timeoutMs } : {}),
+    ...(d.maxMessageBytes !== undefined ? { maxMessageBytes: d.maxMessageBytes } : {}),
   };
   if (d.type === 'http' || d.type === 'sse') {
     return { ...common, type: d.type, url: d.url, headers: { ...(d.headers ?? {}) } };

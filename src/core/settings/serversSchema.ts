@@ -17,6 +17,9 @@ const serverCommon = {
     default: DEFAULTS.connectTimeoutMs,
     markdownDescription: 'How long starting this server (connect, `initialize`, `tools/list`) may take, in milliseconds.',
   }),
+  maxMessageBytes: positiveInt.optional().meta({
+    markdownDescription: 'Largest single message this server may send, in bytes; overrides `#mcpHost.maxMessageBytes#`.',
+  }),
 };
 
 export const StdioServerSchema = z

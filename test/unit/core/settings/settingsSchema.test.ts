@@ -5,7 +5,7 @@ describe('settingsSchema', () => {
   it('exports the known setting keys', () => {
     assert.deepEqual(
       [...KNOWN_SETTING_KEYS].sort(),
-      ['activeRole', 'audit.path', 'autoApprove', 'confirm', 'maxResultChars', 'maxToolRounds', 'roles', 'servers', 'timeoutMs', 'toolNames'],
+      ['activeRole', 'audit.path', 'autoApprove', 'confirm', 'maxMessageBytes', 'maxResultChars', 'maxToolRounds', 'roles', 'servers', 'timeoutMs', 'toolNames'],
     );
   });
 });
