@@ -1,10 +1,12 @@
-import { ErrorCode, McpError, type CallToolResult, type ContentBlock } from '@modelcontextprotocol/sdk/types.js';
+import type { ContentBlock } from '@modelcontextprotocol/sdk/types.js';
 import type { AuditLog } from '../audit/auditLog';
 import type { CallOutcome, ConfirmedBy } from '../audit/auditRecord';
 import { redactArguments, summarize } from '../audit/redactArguments';
+import type { SecretRedactor } from '../audit/secretRedactor';
 import { ConnectionState } from '../mcp/connectionState';
 import { ServerUnavailableError } from '../mcp/serverConnection';
 import type { ServerFleet } from '../mcp/serverFleet';
+import { CallTimeoutError, ConnectionLostError } from '../mcp/toolCall';
 import type { ActivePolicies } from '../policy/activePolicies';
 import type { RegistryEntry, ToolRegistry } from '../tools/toolRegistry';
 import { errorText } from '../util/errorText';
@@ -13,6 +15,8 @@ import { ArgumentValidator } from './argumentValidator';
 import { parseCallArguments } from './callArguments';
 import { ConfirmationQueue } from './confirmationQueue';
 import type { Confirmer } from './confirmer';
+import { OutputSchemaValidator } from './outputSchemaValidator';
+import { readCallResult } from './readCallResult';
 import { convertResult, type ModelPart } from './resultConversion';
 
 export interface ToolCallRequest {
@@ -50,15 +54,22 @@ export interface ToolRouterOptions {
   readonly logger: Logger;
 }
 
+/** Base64 payloads of content blocks: no secret is looked for in them. */
+const PAYLOAD_KEYS: ReadonlySet<string> = new Set(['data', 'blob']);
+
 /**
  * The one path of every tool call: look up → role check → validate → confirm → `tools/call` with
- * a timeout → convert → audit. Every outcome is a result for the model; nothing throws out.
+ * a timeout → read part by part → check structured output → convert → redact → audit. Every
+ * outcome is a result for the model; nothing throws out.
  */
 export class ToolRouter {
   private readonly validator: ArgumentValidator;
+  private readonly outputs = new OutputSchemaValidator();
   private readonly confirmations: ConfirmationQueue;
+  private readonly redactor: SecretRedactor;
 
   constructor(private readonly options: ToolRouterOptions) {
+    this.redactor = options.servers.redactor;
     this.validator = new ArgumentValidator((tool, error) =>
       options.logger.warn(`input schema of tool "${tool}" cannot be compiled, arguments are not checked: ${error}`),
     );
@@ -85,6 +96,8 @@ export class ToolRouter {
     const parsed = parseCallArguments(request.args);
     if (!parsed.ok) return this.finish(base, entry, request.args, { outcome: 'invalidArgs', text: invalidArgsText(entry, [parsed.error]) });
     const args = parsed.args;
+    // A server that echoes a `token` argument must not hand it back: from now on it is masked.
+    this.redactor.noteArguments(args);
     const check = this.validator.validate(entry.tool, entry.definitionHash, args);
     if (!check.ok) return this.finish(base, entry, args, { outcome: 'invalidArgs', text: invalidArgsText(entry, check.errors) });
 
@@ -118,20 +131,20 @@ export class ToolRouter {
     }
 
     const timeoutMs = policy.timeoutFor(server);
-    let result: CallToolResult;
+    let raw: Record<string, unknown>;
     try {
-      result = await connection.callTool(tool, args, { timeoutMs, signal: request.signal });
+      raw = await connection.callTool(tool, args, { timeoutMs, signal: request.signal });
     } catch (e) {
       if (request.signal?.aborted) return this.finish(base, entry, args, { outcome: 'cancelled', text: cancelledText(entry), confirmedBy });
-      if (e instanceof McpError && e.code === ErrorCode.RequestTimeout) {
+      if (e instanceof CallTimeoutError) {
         return this.finish(base, entry, args, {
           outcome: 'timeout',
-          text: `Tool "${entry.name}" timed out after ${timeoutMs} ms; the server was told to cancel it. Try something else or ask the user.`,
+          text: `Tool "${entry.name}" timed out after ${e.timeoutMs} ms; the server was told to cancel it. Try something else or ask the user.`,
           confirmedBy,
         });
       }
-      let reason = connection.redact(errorText(e));
-      if (e instanceof McpError && e.code === ErrorCode.ConnectionClosed) {
+      let reason = errorText(e);
+      if (e instanceof ConnectionLostError) {
         const restart = ConnectionState.restartReason(connection.state); // re-read: the close changed it
         reason = `server "${server}" closed the connection during the call` + (restart ? ` (${restart}); it is being restarted` : '');
       } else if (e instanceof ServerUnavailableError) {
@@ -140,14 +153,22 @@ export class ToolRouter {
       return this.finish(base, entry, args, { outcome: 'error', text: `Tool "${entry.name}" failed: ${reason}`, confirmedBy });
     }
 
-    const converted = convertResult(result, policy.maxResultChars);
+    const read = readCallResult(raw);
+    if (!read.ok) return this.finish(base, entry, args, { outcome: 'error', text: `Tool "${entry.name}" failed: ${read.error}`, confirmedBy });
+    const result = read.result;
+    for (const why of result.dropped) this.options.logger.warn(`call ${entry.name}: dropped part of the result: ${why}`);
+    const content = this.redactor.deep(result.content, PAYLOAD_KEYS);
+    const structuredContent = this.redactor.deep(result.structuredContent);
+    const output = this.outputs.check(entry.tool, entry.definitionHash, structuredContent, result.isError);
+    if (!output.ok) {
+      return this.finish(base, entry, args, { outcome: 'error', text: `Tool "${entry.name}" failed: ${output.error}`, confirmedBy, content, structuredContent });
+    }
     return this.finish(base, entry, args, {
       outcome: result.isError ? 'isError' : 'ok',
       confirmedBy,
-      converted,
-      content: (result.content ?? []) as ContentBlock[],
-      structuredContent: result.structuredContent as Record<string, unknown> | undefined,
-      redact: (t) => connection.redact(t),
+      converted: convertResult({ content, structuredContent }, policy.maxResultChars, result.dropped),
+      content,
+      structuredContent,
     });
   }
 
@@ -162,12 +183,18 @@ export class ToolRouter {
       converted?: ReturnType<typeof convertResult>;
       content?: ContentBlock[];
       structuredContent?: Record<string, unknown>;
-      redact?: (t: string) => string;
     },
   ): Promise<ToolCallResult> {
     const durationMs = Math.round((performance.now() - base.started) * 10) / 10;
-    const parts: readonly ModelPart[] = r.converted ? r.converted.parts : [{ type: 'text', text: r.text ?? '' }];
-    const modelText = r.converted ? r.converted.modelText : (r.text ?? '');
+    // The one redaction point of what a call gives back: every text a model or a person sees.
+    const redactor = this.redactor;
+    const converted = r.converted?.parts;
+    const parts: readonly ModelPart[] = !converted
+      ? [{ type: 'text', text: redactor.text(r.text ?? '') }]
+      : redactor.active
+        ? converted.map((p) => (p.type === 'text' ? { ...p, text: redactor.text(p.text) } : p))
+        : converted;
+    const modelText = redactor.text(r.converted ? r.converted.modelText : (r.text ?? ''));
     const result: ToolCallResult = {
       name: base.name,
       server: entry?.server,
@@ -181,7 +208,6 @@ export class ToolRouter {
       parts,
       modelText,
     };
-    const redact = r.redact ?? ((t: string) => t);
     // The record is written before the result is returned.
     await this.options.audit.record({
       kind: 'call',
@@ -190,12 +216,12 @@ export class ToolRouter {
       server: entry?.server ?? null,
       tool: entry?.tool.name ?? null,
       name: base.name,
-      args: redactArguments(args ?? {}),
+      args: redactor.deep(redactArguments(args ?? {})),
       outcome: r.outcome,
       isError: r.outcome !== 'ok',
       durationMs,
       confirmedBy: result.confirmedBy,
-      result: summarize(redact(modelText)),
+      result: summarize(modelText),
       definitionHash: entry?.definitionHash ?? null,
     });
     this.options.logger.info(`call ${base.name} → ${r.outcome} in ${durationMs} ms${result.confirmedBy ? ` (confirmed by ${result.confirmedBy})` : ''}`);

@@ -1,6 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ConnectionState, type ServerInfo } from '../mcp/connectionState';
-import type { ServerConnection } from '../mcp/serverConnection';
+import type { ServerConnection, ToolDefinitionProblem } from '../mcp/serverConnection';
 import type { TransportKind } from '../mcp/serverTransport';
 import type { PolicySet } from '../policy/activePolicies';
 import type { ConfirmationRule } from '../policy/confirmationPolicy';
@@ -72,10 +72,13 @@ export interface ConnectionFacts {
   readonly pid?: number;
   readonly transportKind?: TransportKind;
   readonly history: readonly ToolsChangedEvent[];
+  /** Tools of the last discovery that were dropped or loaded without a malformed part. */
+  readonly toolProblems?: readonly ToolDefinitionProblem[];
 }
 
 export function connectionFacts(c: ServerConnection, history: readonly ToolsChangedEvent[]): ConnectionFacts {
-  return { name: c.name, settings: c.settings, state: c.state, tools: c.tools, pid: c.pid, transportKind: c.transportKind, history: [...history] };
+  const { name, settings, state, tools, pid, transportKind, toolProblems } = c;
+  return { name, settings, state, tools, pid, transportKind, history: [...history], toolProblems };
 }
 
 export interface SnapshotSources {
@@ -99,6 +102,7 @@ export class HostSnapshot {
   readonly roles: readonly RoleSettings[];
   private _exposed?: readonly ExposedTool[];
   private _servers?: readonly ServerView[];
+  private _problems?: readonly NamingProblem[];
   private _byServer?: Map<string, Map<string, RegistryEntry>>;
 
   constructor(private readonly src: SnapshotSources) {
@@ -166,6 +170,12 @@ export class HostSnapshot {
       seen.add(t.name);
       out.push(this.view(server, t));
     }
+    // Tools the server lists that are not loaded because their definition is malformed.
+    for (const problem of this.problems) {
+      if (problem.server !== server || problem.reason !== 'invalid' || seen.has(problem.tool) || !ConnectionState.hasTools(c.state)) continue;
+      seen.add(problem.tool);
+      out.push({ server, tool: { name: problem.tool, inputSchema: { type: 'object' } }, visible: false, rule: 'ask', problem });
+    }
     return out;
   }
 
@@ -179,9 +189,16 @@ export class HostSnapshot {
     return this.src.policies.allows(server, tool);
   }
 
-  /** Why tools are not loaded under names of their own. */
+  /** Why tools are not loaded under names of their own (or loaded without a malformed part). */
   get problems(): readonly NamingProblem[] {
-    return this.src.problems;
+    return (this._problems ??= [
+      ...this.src.problems,
+      ...this.src.connections.flatMap((c) =>
+        ConnectionState.hasTools(c.state)
+          ? (c.toolProblems ?? []).map((p): NamingProblem => ({ severity: p.loaded ? 'warning' : 'error', server: c.name, tool: p.tool, reason: 'invalid', message: p.message }))
+          : [],
+      ),
+    ]);
   }
 
   private view(server: string, listed: Tool): ToolView {

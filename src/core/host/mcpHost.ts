@@ -61,6 +61,7 @@ export class McpHost {
       backoff: options.backoff,
       trusted: () => this.trusted,
       wanted: (s) => this.policies.current.usesServer(s.name),
+      maxMessageBytes: () => this._settings.maxMessageBytes,
     });
     this.router = new ToolRouter({ registry: this.registry, servers: this.fleet, policies: this.policies, confirmer: options.confirmer, audit: this.audit, logger });
     // The host listens first, so whoever listens to the events below reads a fresh snapshot.

@@ -1,6 +1,7 @@
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { RemoteServerSettings, ServerSettings } from '../settings/hostSettings';
+import { DEFAULTS, type RemoteServerSettings, type ServerSettings } from '../settings/hostSettings';
+import { HttpGuard } from './guardedHttpTransport';
 import { ProcessStdioTransport } from './processStdioTransport';
 import type { ServerTransport, TransportFactory, TransportHooks } from './serverTransport';
 
@@ -14,15 +15,24 @@ export const defaultTransportFactory: TransportFactory = {
     switch (server.type) {
       case 'stdio':
         return stdioTransport(
-          new ProcessStdioTransport({ command: server.command, args: server.args, env: server.env, cwd: server.cwd, onStderrLine: hooks.onStderrLine }),
+          new ProcessStdioTransport({
+            command: server.command,
+            args: server.args,
+            env: server.env,
+            cwd: server.cwd,
+            onStderrLine: hooks.onStderrLine,
+            name: hooks.name,
+            maxMessageBytes: hooks.maxMessageBytes,
+          }),
         );
       case 'sse':
         return { kind: 'sse', transport: sseTransport(server) };
-      case 'http':
-        return {
-          kind: 'streamableHttp',
-          transport: new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { ...server.headers } } }),
-        };
+      case 'http': {
+        // The guard fails a request whose response stream ends unanswered or is over the bound.
+        const guard = new HttpGuard({ url: server.url, name: hooks.name ?? server.name, maxMessageBytes: hooks.maxMessageBytes ?? DEFAULTS.maxMessageBytes });
+        const transport = new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { ...server.headers } }, fetch: guard.fetch });
+        return { kind: 'streamableHttp', transport: guard.wrap(transport) };
+      }
     }
   },
 

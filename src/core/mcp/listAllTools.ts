@@ -1,28 +1,57 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { SecretRedactor } from '../audit/secretRedactor';
+import { checkToolDefinitions, type ToolDefinitionProblem } from './checkToolDefinitions';
+import { AnyObjectSchema } from './toolCall';
 
 /** Guards against a server whose cursors never end. */
 export const MAX_TOOL_PAGES = 1000;
 
+export interface ListedTools {
+  readonly tools: Tool[];
+  /** Tools (or parts of them) that were dropped, with the reason. */
+  readonly problems: ToolDefinitionProblem[];
+}
+
 /**
- * `tools/list` following every `nextCursor` (the SDK's listTools reads one page only).
- * A repeated cursor or more than MAX_TOOL_PAGES pages is a server bug and fails loudly.
+ * `tools/list` following every `nextCursor` (the SDK's listTools reads one page only), each tool
+ * checked on its own (checkToolDefinitions): one malformed tool never costs the others. A page
+ * without a `tools` array, a repeated cursor or more than MAX_TOOL_PAGES pages is a server bug
+ * and fails loudly.
  */
-export async function listAllTools(client: Client, options: { timeoutMs: number; signal?: AbortSignal }): Promise<Tool[]> {
+export async function listAllTools(client: Client, options: { timeoutMs: number; signal?: AbortSignal }): Promise<ListedTools> {
   const tools: Tool[] = [];
+  const problems: ToolDefinitionProblem[] = [];
   const seen = new Set<string>();
   let cursor: string | undefined;
+  let listed = 0;
   for (let page = 0; page < MAX_TOOL_PAGES; page++) {
-    const result = await client.listTools(cursor === undefined ? undefined : { cursor }, {
+    const result = await client.request({ method: 'tools/list', params: cursor === undefined ? undefined : { cursor } }, AnyObjectSchema, {
       timeout: options.timeoutMs,
       signal: options.signal,
     });
-    tools.push(...result.tools);
+    if (!Array.isArray(result.tools)) throw new Error(`tools/list answered without a "tools" array (page ${page + 1})`);
+    const checked = checkToolDefinitions(result.tools, listed);
+    listed += result.tools.length;
+    for (const t of checked.tools) tools.push(t);
+    for (const p of checked.problems) problems.push(p);
     const next = result.nextCursor;
-    if (next === undefined || next === null || next === '') return tools;
+    if (next === undefined || next === null || next === '') return { tools, problems };
+    if (typeof next !== 'string') throw new Error(`tools/list answered with a nextCursor that is not a string (page ${page + 1})`);
     if (seen.has(next)) throw new Error(`tools/list returned the cursor "${next}" twice`);
     seen.add(next);
     cursor = next;
   }
   throw new Error(`tools/list did not finish after ${MAX_TOOL_PAGES} pages`);
+}
+
+/**
+ * A server's tools as the host keeps them: every page, each tool checked; nothing for a server
+ * without the tools capability (it is never sent tools/list). A secret a server echoes in a
+ * definition is masked, so it never reaches a model or a view.
+ */
+export async function discoverTools(client: Client, timeoutMs: number, redactor: SecretRedactor): Promise<ListedTools> {
+  if (!client.getServerCapabilities()?.tools) return { tools: [], problems: [] };
+  const listed = await listAllTools(client, { timeoutMs });
+  return { tools: redactor.deep(listed.tools), problems: listed.problems.map((p) => ({ ...p, message: redactor.text(p.message) })) };
 }

@@ -1,20 +1,23 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { ServerSettings } from '../settings/hostSettings';
-import { redactSecrets } from '../settings/redactSecrets';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { SecretRedactor } from '../audit/secretRedactor';
+import { DEFAULTS, type ServerSettings } from '../settings/hostSettings';
 import { errorText } from '../util/errorText';
 import { Emitter } from '../util/event';
+import type { ToolDefinitionProblem } from './checkToolDefinitions';
 import { wireNotifications } from './clientNotifications';
 import { CoalescedRefresh } from './coalescedRefresh';
-import { ConnectionState, type ServerInfo } from './connectionState';
-import { listAllTools } from './listAllTools';
+import { ConnectionState, whenStateSettles, type ServerInfo } from './connectionState';
+import { discoverTools } from './listAllTools';
+import { LiveConnection } from './liveConnection';
 import { openClient } from './openClient';
 import { RestartSchedule } from './restartBackoff';
 import type { ServerConnectionOptions } from './serverConnectionOptions';
 import type { ServerTransport, TransportKind } from './serverTransport';
 import { StderrTail, describeClose, describeStartFailure } from './startFailure';
+import type { ToolCallOptions } from './toolCall';
 
 export type { ServerConnectionOptions } from './serverConnectionOptions';
+export type { ToolDefinitionProblem } from './checkToolDefinitions';
 
 /** Raised by callTool when there is no live connection; the router turns it into an `error` outcome. */
 export class ServerUnavailableError extends Error {}
@@ -33,20 +36,23 @@ export class ServerConnection {
 
   private _state: ConnectionState = ConnectionState.idle;
   private _tools: readonly Tool[] = [];
-  private client?: Client;
-  private transport?: ServerTransport;
+  private _toolProblems: readonly ToolDefinitionProblem[] = [];
+  private live?: LiveConnection;
+  /** Closing what an unexpected close left behind (the rest of a process group): awaited by the next close. */
+  private reaping?: Promise<void>;
   /** The transport of a start still in initialize: closed too by stop/close, or its process outlives us. */
   private pendingTransport?: ServerTransport;
   private generation = 0;
   private readonly restarts: RestartSchedule;
   private readonly refresh: CoalescedRefresh;
   private closed = false;
-  private _secretValues: readonly string[] = [];
+  private readonly redactor: SecretRedactor;
   private readonly stderr: StderrTail;
   private startPromise?: Promise<void>;
 
   constructor(private readonly options: ServerConnectionOptions) {
     this.name = options.settings.name;
+    this.redactor = options.redactor ?? new SecretRedactor();
     if (!options.settings.enabled) this._state = ConnectionState.disabled;
     this.restarts = new RestartSchedule(options.backoff, options.stableAfterMs);
     this.stderr = new StderrTail((line) => options.logger.info(`[${this.name}] stderr: ${line}`));
@@ -66,13 +72,17 @@ export class ServerConnection {
   get tools(): readonly Tool[] {
     return this._tools;
   }
+  /** Tools of the last discovery that were dropped (or loaded without a malformed part), with the reason. */
+  get toolProblems(): readonly ToolDefinitionProblem[] {
+    return this._toolProblems;
+  }
   /** The server's process id while a stdio server runs. */
   get pid(): number | undefined {
-    return this.transport?.pid;
+    return this.live?.transport.pid;
   }
   /** How the current connection is carried (after any fallback), while connected. */
   get transportKind(): TransportKind | undefined {
-    return this.transport?.kind;
+    return this.live?.transport.kind;
   }
 
   /** Start (or restart) the server; resolves once it is connected or has failed. Never rejects. */
@@ -91,14 +101,7 @@ export class ServerConnection {
   async whenSettled(): Promise<void> {
     // A start requested a moment ago may not have switched the state to "starting" yet.
     await this.startPromise;
-    while (ConnectionState.isSettling(this._state)) {
-      await new Promise<void>((resolve) => {
-        const d = this.onDidChangeState(() => {
-          d.dispose();
-          resolve();
-        });
-      });
-    }
+    await whenStateSettles(() => this._state, this.onDidChangeState);
   }
 
   async stop(): Promise<void> {
@@ -126,21 +129,22 @@ export class ServerConnection {
   }
 
   /**
-   * Send `tools/call`. Timeouts and aborts send `notifications/cancelled` (the SDK does it) and
-   * reject; the router classifies the rejection.
+   * Send `tools/call`; resolves with the result as the server sent it (any JSON object: the router
+   * checks it part by part). Timeouts and aborts send `notifications/cancelled` and reject with a
+   * classified error (see sendToolCall); a server that cannot be reached any more is treated like
+   * one that exited (restart with backoff).
    */
-  async callTool(tool: string, args: Record<string, unknown>, options: { timeoutMs: number; signal?: AbortSignal }): Promise<CallToolResult> {
-    const client = this.client;
-    if (!client || !ConnectionState.isConnected(this._state)) {
-      throw new ServerUnavailableError(`server "${this.name}" is ${ConnectionState.describe(this._state)}`);
+  callTool(tool: string, args: Record<string, unknown>, options: ToolCallOptions): Promise<Record<string, unknown>> {
+    const live = this.live;
+    if (!live || !ConnectionState.isConnected(this._state)) {
+      return Promise.reject(new ServerUnavailableError(`server "${this.name}" is ${ConnectionState.describe(this._state)}`));
     }
-    const result = await client.callTool({ name: tool, arguments: args }, undefined, { timeout: options.timeoutMs, signal: options.signal });
-    return result as CallToolResult;
+    return live.callTool(tool, args, options);
   }
 
-  /** Mask this server's secret values (resolved `${secret:…}`) in text that leaves the host. */
+  /** Mask every known secret (resolved `${secret:…}`, key-redacted argument values) in text that leaves the host. */
   redact(text: string): string {
-    return redactSecrets(text, this._secretValues);
+    return this.redactor.text(text);
   }
 
   /** Ends the server (its whole process group) for good. */
@@ -166,11 +170,12 @@ export class ServerConnection {
     const resolved = await this.options.resolve(settings);
     if (gen !== this.generation) return;
     if (!resolved.ok) {
-      // A configuration problem: retrying cannot help.
+      // A configuration problem: retrying cannot help. Said on the log too: `call` and `session` show no table.
       this.setState({ kind: 'error', message: resolved.error });
+      this.options.logger.error(`[${this.name}] cannot start: ${resolved.error}`);
       return;
     }
-    this._secretValues = resolved.secretValues;
+    this.redactor.setServerSecrets(this.name, resolved.secretValues);
     this.stderr.clear();
 
     let transport: ServerTransport | undefined;
@@ -180,22 +185,21 @@ export class ServerConnection {
         clientInfo: this.options.clientInfo,
         features: this.options.features,
         timeoutMs: settings.connectTimeoutMs,
+        name: this.name,
+        maxMessageBytes: settings.maxMessageBytes ?? this.options.maxMessageBytes?.() ?? DEFAULTS.maxMessageBytes,
         onStderrLine: (line) => this.stderr.push(this.redact(line)),
         onFallback: (reason) => this.options.logger.info(`[${this.name}] ${reason}`),
-        onTransport: (t) => {
-          transport = t;
-          this.pendingTransport = t;
-        },
+        onTransport: (t) => (transport = this.pendingTransport = t),
       }).finally(() => {
         if (this.pendingTransport === transport) this.pendingTransport = undefined;
       });
+      const live = new LiveConnection(opened.client, opened.transport, remoteUrl(resolved.server), (reason) => this.onLost(live, reason));
       if (gen !== this.generation) {
-        await opened.client.close().catch(() => undefined);
+        await live.close();
         return;
       }
-      this.client = opened.client;
-      this.transport = opened.transport;
-      const info = this.listen(opened.client, gen, opened.protocolVersion);
+      this.live = live;
+      const info = this.listen(live, gen, opened.protocolVersion);
       // Tools first, then "connected": whoever waits for the state sees the tools with it.
       await this.discover(gen);
       if (gen !== this.generation) return;
@@ -207,25 +211,21 @@ export class ServerConnection {
       );
     } catch (e) {
       if (gen !== this.generation) return;
-      const closing = transport;
-      this.client = undefined;
-      this.transport = undefined;
-      await closing?.transport.close().catch(() => undefined);
-      const message = this.redact(describeStartFailure(e, transport, settings.connectTimeoutMs, this.stderr));
-      if (isRestart) {
-        this.scheduleRestart(message);
-      } else {
-        this.setState({ kind: 'error', message });
-        this.options.logger.error(`[${this.name}] failed to start: ${message}`);
-      }
+      const closing = this.live;
+      this.live = undefined;
+      await Promise.all([closing?.close(), transport?.transport.close().catch(() => undefined)]);
+      const message = this.redact(describeStartFailure(e, transport, settings.connectTimeoutMs, this.stderr, remoteUrl(resolved.server)));
+      if (isRestart) return this.scheduleRestart(message);
+      this.setState({ kind: 'error', message });
+      this.options.logger.error(`[${this.name}] failed to start: ${message}`);
     }
   }
 
   /** Wire the client's close, errors and notifications; returns what initialize told us. */
-  private listen(client: Client, gen: number, protocolVersion: string | undefined): ServerInfo {
-    client.onclose = () => this.onClosed(gen);
-    client.onerror = (err) => this.options.logger.debug(`[${this.name}] transport: ${this.redact(errorText(err))}`);
-    return wireNotifications(client, protocolVersion, {
+  private listen(live: LiveConnection, gen: number, protocolVersion: string | undefined): ServerInfo {
+    live.client.onclose = () => live.lost();
+    live.client.onerror = (err) => this.options.logger.debug(`[${this.name}] transport: ${this.redact(errorText(err))}`);
+    return wireNotifications(live.client, protocolVersion, {
       name: this.name,
       logger: this.options.logger,
       redact: (t) => this.redact(t),
@@ -236,23 +236,30 @@ export class ServerConnection {
   }
 
   private async discover(gen: number): Promise<void> {
-    const client = this.client;
+    const client = this.live?.client;
     if (!client) return;
-    // A server without the tools capability is never sent tools/list.
-    const tools = client.getServerCapabilities()?.tools ? await listAllTools(client, { timeoutMs: this.options.settings.connectTimeoutMs }) : [];
+    const listed = await discoverTools(client, this.options.settings.connectTimeoutMs, this.redactor);
     if (gen !== this.generation) return;
-    this._tools = tools;
-    this._onDidChangeTools.fire(tools);
+    const known = new Set(this._toolProblems.map((p) => p.message));
+    for (const p of listed.problems) if (!known.has(p.message)) this.options.logger.warn(`[${this.name}] ${p.message}`);
+    this._toolProblems = listed.problems;
+    this._tools = listed.tools;
+    this._onDidChangeTools.fire(this._tools);
   }
 
-  private onClosed(gen: number): void {
-    if (gen !== this.generation || this.closed) return;
-    const reason = describeClose(this.transport, this.stderr);
-    this.client = undefined;
-    this.transport = undefined;
+  /**
+   * A connection ended on its own (the process exited, the transport closed, or the server cannot
+   * be reached: `reason`). What is left of it is closed (and awaited by the next close), and a
+   * restart is scheduled.
+   */
+  private onLost(live: LiveConnection, reason: string): void {
+    if (live !== this.live || this.closed) return;
+    const why = this.redact(reason || describeClose(live.transport, this.stderr));
+    this.live = undefined;
+    this.reaping = live.close();
     this.restarts.closed();
-    this.options.logger.warn(`[${this.name}] ${reason}`);
-    this.scheduleRestart(reason);
+    this.options.logger.warn(`[${this.name}] ${why}`);
+    this.scheduleRestart(why);
   }
 
   private scheduleRestart(reason: string): void {
@@ -272,15 +279,11 @@ export class ServerConnection {
   }
 
   private async closeCurrent(): Promise<void> {
-    const client = this.client;
-    const transport = this.transport;
-    const pending = this.pendingTransport;
-    this.client = undefined;
-    this.transport = undefined;
+    const { live, pendingTransport: pending, reaping } = this;
+    this.live = undefined;
     this.pendingTransport = undefined;
-    if (client) await client.close().catch(() => undefined);
-    if (transport) await transport.transport.close().catch(() => undefined);
-    if (pending) await pending.transport.close().catch(() => undefined);
+    this.reaping = undefined;
+    await Promise.all([reaping, live?.close(), pending?.transport.close().catch(() => undefined)]);
   }
 
   private setState(state: ConnectionState): void {
@@ -288,4 +291,8 @@ export class ServerConnection {
     this._state = state;
     this._onDidChangeState.fire(state);
   }
+}
+
+function remoteUrl(s: ServerSettings): string | undefined {
+  return s.type === 'stdio' ? undefined : s.url;
 }

@@ -1,4 +1,5 @@
 import type { Implementation, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { SecretRedactor } from '../audit/secretRedactor';
 import type { ServerSettings } from '../settings/hostSettings';
 import type { ResolvedServer } from '../settings/resolveServerSettings';
 import { canonicalJson } from '../tools/definitionHash';
@@ -32,6 +33,8 @@ export interface ServerFleetOptions {
   readonly trusted: () => boolean;
   /** Whether the active role uses an enabled server (asked on every start and reconcile). */
   readonly wanted: (server: ServerSettings) => boolean;
+  /** `mcpHost.maxMessageBytes` as of now. */
+  readonly maxMessageBytes?: () => number;
 }
 
 /** What a person (the tree's commands, the CLI) may do with one configured server. */
@@ -57,6 +60,8 @@ export class ServerFleet implements ServerControl {
   readonly onDidChangeState = this._onDidChangeState.event;
   private readonly _onDidChangeTools = new Emitter<ServerToolsEvent>();
   readonly onDidChangeTools = this._onDidChangeTools.event;
+  /** Masks every secret the servers' starts resolved (and key-redacted argument values): shared by all of them and the router. */
+  readonly redactor = new SecretRedactor();
 
   private readonly members = new Map<string, Member>();
   private settings: readonly ServerSettings[];
@@ -193,6 +198,8 @@ export class ServerFleet implements ServerControl {
       clientInfo: o.clientInfo,
       features: o.features,
       backoff: o.backoff,
+      redactor: this.redactor,
+      maxMessageBytes: o.maxMessageBytes,
     });
     const listeners = new DisposableStore();
     listeners.add(connection.onDidChangeState((state) => this._onDidChangeState.fire({ server: s.name, state })));
