@@ -131,7 +131,7 @@ export class HttpGuard {
     const body = boundedBody(response.body, {
       maxMessageBytes: this.o.maxMessageBytes,
       eventStream,
-      tooLarge: (bytes) => new Error(messageTooLargeText(this.o.name, bytes, this.o.maxMessageBytes, true)),
+      tooLarge: () => new Error(messageTooLargeText(this.o.name, this.o.maxMessageBytes, this.o.maxMessageBytes, true)),
       broke: (cause) => new Error(`the response from ${displayUrl(this.o.url)} broke before the answer: ${causeText(cause)}`, { cause }),
       onEnd: (error) => this.streamEnded(ids, eventStream, error),
     });
