@@ -15,8 +15,6 @@ export type SessionAnswer = Record<string, unknown>;
  */
 export class SessionHandler {
   private readonly callsInFlight = new Set<Promise<unknown>>();
-  /** One per call in flight: the session's signal aborts exactly these (one listener for them all, none per call). */
-  private readonly aborts = new Set<AbortController>();
   /** Settles when the last role switch has. */
   private barrier: Promise<void> = Promise.resolve();
 
@@ -26,11 +24,7 @@ export class SessionHandler {
     private readonly ready: Promise<unknown>,
     /** Aborted when the session ends by a signal: calls in flight are cancelled. */
     private readonly signal?: AbortSignal,
-  ) {
-    signal?.addEventListener('abort', () => {
-      for (const a of this.aborts) a.abort(signal.reason);
-    }, { once: true });
-  }
+  ) {}
 
   async handle(request: SessionRequest): Promise<SessionAnswer> {
     try {
@@ -53,16 +47,12 @@ export class SessionHandler {
         await gate;
         return this.servers();
       case 'call': {
-        const abort = new AbortController();
-        if (this.signal?.aborted) abort.abort(this.signal.reason);
-        this.aborts.add(abort);
-        const call = gate.then(() => host.call({ name: request.name, args: request.args, signal: abort.signal }));
+        const call = gate.then(() => host.call({ name: request.name, args: request.args, signal: this.signal }));
         this.callsInFlight.add(call);
         try {
           return { ...callView(await call) };
         } finally {
           this.callsInFlight.delete(call);
-          this.aborts.delete(abort);
         }
       }
       case 'refresh':

@@ -223,7 +223,7 @@ function topLevelMembers(head: string): Map<string, RequestId | undefined> {
         keys.set(s, undefined);
         expectKey = false;
       } else if (depth === 1 && lastKey === 'id') {
-        keys.set('id', s);
+        keys.set('id', parseId(`"${s}"`));
       }
       i = j;
     } else if (c === '{' || c === '[') {

@@ -2,6 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { linkAbort } from './abortFanOut';
 import { hostErrorText } from './hostErrorResponse';
 import { httpStatusText, ServerUnreachableError } from './transportErrorText';
 
@@ -45,29 +46,25 @@ export interface CallContext {
 }
 
 /**
- * `tools/call` with a lenient result schema. The caller's signal is linked to a per-call
- * AbortController and unlinked when the call settles, so no listener outlives its call (the SDK
- * adds one per request to the signal it is given, and never removes it). A rejection is
+ * `tools/call` with a lenient result schema. The caller's signal is linked to a per-call signal
+ * (linkAbort) and unlinked when the call settles, so no listener outlives its call (the SDK adds
+ * one per request to the signal it is given, and never removes it). A rejection is
  * classified: our own timeout (CallTimeoutError), the connection lost (ConnectionLostError),
  * a server that cannot be reached (ServerUnreachableError), an HTTP status; a server's JSON-RPC
  * error (any code) stays an McpError with the server's message.
  */
 export async function sendToolCall(client: Client, name: string, args: Record<string, unknown>, o: ToolCallOptions, ctx: CallContext): Promise<Record<string, unknown>> {
-  const controller = new AbortController();
-  const caller = o.signal;
-  const onAbort = () => controller.abort(caller?.reason);
-  if (caller?.aborted) controller.abort(caller.reason);
-  else caller?.addEventListener('abort', onAbort, { once: true });
+  const link = linkAbort(o.signal);
   try {
     return await client.request({ method: 'tools/call', params: { name, arguments: args } }, AnyObjectSchema, {
       ...o.request,
       timeout: o.timeoutMs,
-      signal: controller.signal,
+      signal: link.signal,
     });
   } catch (e) {
     throw classifyCallError(e, o.timeoutMs, ctx);
   } finally {
-    caller?.removeEventListener('abort', onAbort);
+    link.unlink();
   }
 }
 
