@@ -15,6 +15,7 @@ function config(values: Record<string, unknown>): ConfigurationLike & { asked: s
     timeoutMs: 20000,
     maxToolRounds: 10,
     maxResultChars: 50000,
+    maxMessageBytes: 67108864,
     'audit.path': '',
   };
   const merged = { ...defaults, ...values };
@@ -32,7 +33,7 @@ describe('settings reader', () => {
   it('reads every mcpHost.* key into the raw record parseSettings takes (no prefix, audit.path dotted)', () => {
     const c = config({});
     const raw = readRawSettings(c);
-    assert.deepEqual(c.asked, ['servers', 'roles', 'activeRole', 'autoApprove', 'confirm', 'toolNames', 'timeoutMs', 'maxToolRounds', 'maxResultChars', 'audit.path']);
+    assert.deepEqual(c.asked, ['servers', 'roles', 'activeRole', 'autoApprove', 'confirm', 'toolNames', 'timeoutMs', 'maxToolRounds', 'maxResultChars', 'maxMessageBytes', 'audit.path']);
     assert.deepEqual(raw, {
       servers: {},
       roles: {},
@@ -43,6 +44,7 @@ describe('settings reader', () => {
       timeoutMs: 20000,
       maxToolRounds: 10,
       maxResultChars: 50000,
+      maxMessageBytes: 67108864,
     });
     const { settings, problems } = parseSettings(raw);
     assert.deepEqual(problems, []);
