@@ -28,10 +28,15 @@ export class JsonlFileSink implements AuditSink {
   ) {}
 
   async write(record: AuditRecord): Promise<void> {
-    const buf = Buffer.from(JSON.stringify(record) + '\n', 'utf8');
+    // One serialisation and one write of the string (no Buffer of our own); a short write, which a
+    // regular file hardly ever gives, finishes from a Buffer.
+    const line = JSON.stringify(record) + '\n';
     const fd = this.open();
-    let offset = 0;
-    while (offset < buf.length) offset += writeSync(fd, buf, offset, buf.length - offset);
+    const written = writeSync(fd, line);
+    if (written !== Buffer.byteLength(line)) {
+      const buf = Buffer.from(line, 'utf8');
+      for (let offset = written; offset < buf.length; ) offset += writeSync(fd, buf, offset, buf.length - offset);
+    }
   }
 
   dispose(): void {

@@ -7,15 +7,17 @@
 const links = new WeakMap<AbortSignal, { readonly calls: Set<AbortController>; readonly onAbort: () => void }>();
 
 export interface LinkedAbort {
-  /** Aborted when the caller's signal is (with its reason). */
-  readonly signal: AbortSignal;
+  /** Aborted when the caller's signal is (with its reason); undefined without a caller signal. */
+  readonly signal: AbortSignal | undefined;
   /** The call has settled: forget it. */
   unlink(): void;
 }
 
+const NOTHING: LinkedAbort = { signal: undefined, unlink: () => undefined };
+
 export function linkAbort(caller: AbortSignal | undefined): LinkedAbort {
+  if (!caller) return NOTHING;
   const own = new AbortController();
-  if (!caller) return { signal: own.signal, unlink: () => undefined };
   if (caller.aborted) {
     own.abort(caller.reason);
     return { signal: own.signal, unlink: () => undefined };

@@ -2,7 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Disposable } from '../util/event';
 import type { ServerTransport } from './serverTransport';
 import { LivenessWatch } from './socketWatch';
-import { sendToolCall, type ToolCallOptions } from './toolCall';
+import { sendToolCall, type CallContext, type ToolCallOptions } from './toolCall';
 import { ServerUnreachableError, unreachableError } from './transportErrorText';
 
 /**
@@ -15,20 +15,22 @@ export class LiveConnection {
   private ended = false;
   private closing?: Promise<void>;
   private readonly liveness?: Disposable;
+  private readonly context: CallContext;
 
   constructor(
     readonly client: Client,
     readonly transport: ServerTransport,
-    private readonly url: string | undefined,
+    url: string | undefined,
     private readonly onLost: (reason: string) => void,
   ) {
     if (url) this.liveness = new LivenessWatch(url, (error) => this.lost(unreachableError(url, error).message));
+    this.context = { closed: () => this.ended, url };
   }
 
   /** `tools/call` on this connection (see sendToolCall); a server that cannot be reached is lost. */
   async callTool(tool: string, args: Record<string, unknown>, options: ToolCallOptions): Promise<Record<string, unknown>> {
     try {
-      return await sendToolCall(this.client, tool, args, options, { closed: () => this.ended, url: this.url });
+      return await sendToolCall(this.client, tool, args, options, this.context);
     } catch (e) {
       if (e instanceof ServerUnreachableError) this.lost(e.message);
       throw e;
