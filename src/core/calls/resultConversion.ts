@@ -28,9 +28,11 @@ export function convertResult(result: Pick<CallToolResult, 'content' | 'structur
         break;
       case 'image':
       case 'audio': {
-        // A view of the decoded bytes, not a second copy of them.
+        // The decoded bytes themselves when they have a buffer of their own (large data: no second
+        // copy); a copy when Node put them in its shared pool (small data), which must not travel.
         const data = Buffer.from(block.data, 'base64');
-        parts.push({ type: 'data', kind: block.type, mimeType: block.mimeType, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) });
+        const bytes = data.byteOffset === 0 && data.buffer.byteLength === data.byteLength ? new Uint8Array(data.buffer) : new Uint8Array(data);
+        parts.push({ type: 'data', kind: block.type, mimeType: block.mimeType, data: bytes });
         break;
       }
       case 'resource': {

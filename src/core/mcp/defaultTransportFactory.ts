@@ -1,7 +1,7 @@
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { DEFAULTS, type RemoteServerSettings, type ServerSettings } from '../settings/hostSettings';
-import { HttpGuard } from './guardedHttpTransport';
+import { HttpGuard, namingFetch } from './guardedHttpTransport';
 import { ProcessStdioTransport } from './processStdioTransport';
 import type { ServerTransport, TransportFactory, TransportHooks } from './serverTransport';
 
@@ -56,5 +56,5 @@ function stdioTransport(t: ProcessStdioTransport): ServerTransport {
 }
 
 function sseTransport(server: RemoteServerSettings): SSEClientTransport {
-  return new SSEClientTransport(new URL(server.url), { requestInit: { headers: { ...server.headers } } });
+  return new SSEClientTransport(new URL(server.url), { requestInit: { headers: { ...server.headers } }, fetch: namingFetch(server.url) });
 }

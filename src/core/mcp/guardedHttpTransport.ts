@@ -200,3 +200,15 @@ function idsInBody(body: RequestInit['body']): RequestId[] {
     return [];
   }
 }
+
+/** A fetch whose network failures name the server's URL and the cause ("cannot reach <url>: …"), for the SSE transport. */
+export function namingFetch(url: string, base: Fetch = fetch): Fetch {
+  return async (input, init) => {
+    try {
+      return await base(input, init);
+    } catch (e) {
+      if (init?.signal?.aborted) throw e;
+      throw unreachableError(url, e);
+    }
+  };
+}

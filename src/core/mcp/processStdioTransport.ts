@@ -49,7 +49,14 @@ export class ProcessStdioTransport implements Transport {
   constructor(private readonly options: ProcessStdioOptions) {
     this.reader = new StdioMessageReader({
       maxMessageBytes: options.maxMessageBytes ?? DEFAULTS.maxMessageBytes,
-      onMessage: (m) => this.onmessage?.(m),
+      onMessage: (m) => {
+        // A handler that throws must not escape the 'data' listener: that would end the process.
+        try {
+          this.onmessage?.(m);
+        } catch (e) {
+          this.onerror?.(e instanceof Error ? e : new Error(String(e)));
+        }
+      },
       onError: (e) => this.onerror?.(e),
       tooLarge: (bytes, limit) => messageTooLargeText(options.name ?? options.command, bytes, limit),
     });

@@ -223,15 +223,12 @@ export class ServerConnection {
 
   /** Wire the client's close, errors and notifications; returns what initialize told us. */
   private listen(live: LiveConnection, gen: number, protocolVersion: string | undefined): ServerInfo {
-    live.client.onclose = () => live.lost();
-    live.client.onerror = (err) => this.options.logger.debug(`[${this.name}] transport: ${this.redact(errorText(err))}`);
     return wireNotifications(live.client, protocolVersion, {
       name: this.name,
       logger: this.options.logger,
       redact: (t) => this.redact(t),
-      onListChanged: () => {
-        if (gen === this.generation && !this.closed) this.refresh.soon();
-      },
+      onListChanged: () => gen === this.generation && !this.closed && this.refresh.soon(),
+      onClose: () => live.lost(),
     });
   }
 
@@ -240,8 +237,9 @@ export class ServerConnection {
     if (!client) return;
     const listed = await discoverTools(client, this.options.settings.connectTimeoutMs, this.redactor);
     if (gen !== this.generation) return;
+    // Each problem once in the log, not again at every refresh.
     const known = new Set(this._toolProblems.map((p) => p.message));
-    for (const p of listed.problems) if (!known.has(p.message)) this.options.logger.warn(`[${this.name}] ${p.message}`);
+    listed.problems.filter((p) => !known.has(p.message)).forEach((p) => this.options.logger.warn(`[${this.name}] ${p.message}`));
     this._toolProblems = listed.problems;
     this._tools = listed.tools;
     this._onDidChangeTools.fire(this._tools);
