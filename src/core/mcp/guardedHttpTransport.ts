@@ -50,7 +50,11 @@ export class HttpGuard {
       },
       send: async (message: JSONRPCMessage, options?: TransportSendOptions) => {
         const id = requestId(message);
-        if (id === undefined) return inner.send(message, options);
+        if (id === undefined) {
+          // A request given up (timeout, Stop) gets no answer: stop waiting for one.
+          if ('method' in message && message.method === 'notifications/cancelled') this.forget((message.params as { requestId?: RequestId } | undefined)?.requestId ?? '');
+          return inner.send(message, options);
+        }
         const entry: Pending = { open: 0 };
         pending.set(id, entry);
         const onresumptiontoken = (token: string) => {
