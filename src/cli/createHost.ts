@@ -1,8 +1,15 @@
 import * as path from 'node:path';
+import { defaultCredentialsFile, FileCredentialStore } from '../core/auth/fileCredentialStore';
 import type { Confirmer } from '../core/calls/confirmer';
 import { McpHost } from '../core/host/mcpHost';
+import { decliningPrompter } from '../core/requests/elicitationPrompter';
+import { refusingSampler } from '../core/requests/sampler';
+import type { ServerRequestPorts } from '../core/requests/serverRequests';
+import { CLIENT_INFO } from '../core/host/mcpHostOptions';
 import { envSecretResolver } from '../core/settings/resolveServerSettings';
+import { TelemetryExport } from '../core/telemetry/telemetryExport';
 import type { Logger } from '../core/util/logger';
+import type { CliBrowser } from './cliBrowser';
 import type { Workspace } from './loadWorkspace';
 
 export interface CliHostOptions {
@@ -15,18 +22,34 @@ export interface CliHostOptions {
   /** `--yes`. */
   readonly yes: boolean;
   readonly confirmer: Confirmer;
+  /** Who answers servers' questions and sampling requests; default: nobody (declined, with a warning). */
+  readonly serverRequests?: ServerRequestPorts;
   readonly logger: Logger;
+  /** `--verbose`: servers log at debug (logging/setLevel), otherwise at warning, like the stderr logger. */
+  readonly verbose?: boolean;
   readonly cwd?: string;
   readonly env?: Record<string, string | undefined>;
+  /** Set when the command may sign in (login, --login): how sign-in pages are opened. */
+  readonly browser?: CliBrowser;
+  /** Where the OpenTelemetry export (mcpHost.telemetry.*) is flushed before the process ends. */
+  readonly onClose?: (closer: () => Promise<void>) => void;
+}
+
+/** The CLI's credentials file: MCP_HOST_CREDENTIALS_FILE, else under $XDG_CONFIG_HOME or ~/.config (mode 0600). */
+export function cliCredentialsFile(env: Record<string, string | undefined> = process.env): string {
+  return defaultCredentialsFile(env as NodeJS.ProcessEnv);
 }
 
 /**
  * The McpHost of a CLI command. The workspace counts as trusted: whoever runs the CLI in it chose
- * to. Secrets come from `MCP_HOST_SECRET_<NAME>` environment variables.
+ * to. Secrets come from `MCP_HOST_SECRET_<NAME>` environment variables. The roots offered to
+ * servers are the workspace folder (`--workspace`).
+ * to. Secrets come from `MCP_HOST_SECRET_<NAME>` environment variables; OAuth tokens from the
+ * credentials file (used and refreshed by every command; written by login and --login).
  */
 export function createHost(workspace: Workspace, o: CliHostOptions): McpHost {
   const env = o.env ?? process.env;
-  return new McpHost({
+  const host = new McpHost({
     settings: workspace.settings,
     workspaceFolder: workspace.dir,
     env,
@@ -38,5 +61,32 @@ export function createHost(workspace: Workspace, o: CliHostOptions): McpHost {
     timeoutOverrideMs: o.timeoutMs,
     assumeYes: o.yes,
     trusted: true,
+    serverRequests: o.serverRequests ?? noAnswers((line) => o.logger.warn(line)),
+    credentials: new FileCredentialStore(cliCredentialsFile(env)),
+    ...(o.browser ? { openUrl: o.browser.openUrl } : {}),
+    logLevel: { level: o.verbose ? 'debug' : 'warn' },
   });
+  if (workspace.settings.telemetry) {
+    const telemetry = new TelemetryExport({
+      logger: o.logger,
+      secrets: envSecretResolver(env),
+      env,
+      workspaceFolder: workspace.dir,
+      serviceVersion: CLIENT_INFO.version,
+      snapshot: () => host.snapshot(),
+    });
+    telemetry.attach(host.onDidRecord);
+    void telemetry.configure(workspace.settings.telemetry);
+    // At most 3 s for the last spans: a dead collector must not hold the command's exit.
+    o.onClose?.(() => telemetry.close(3000));
+  }
+  return host;
+}
+
+/** Nobody to answer: questions are declined and sampling refused, each with a line on stderr. */
+export function noAnswers(tell: (line: string) => void, why = 'nobody can answer here'): ServerRequestPorts {
+  return {
+    elicitation: decliningPrompter(why, tell),
+    sampler: refusingSampler(`${why} (sampling needs a driver in "mcp-host session")`, tell),
+  };
 }

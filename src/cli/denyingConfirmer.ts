@@ -12,7 +12,8 @@ export class DenyingConfirmer implements Confirmer {
   ) {}
 
   async confirm(request: ConfirmationRequest): Promise<ConfirmationAnswer> {
-    this.write(`mcp-host warning: the call to "${request.name}" needs confirmation and ${this.why}: denied (pass --yes to allow such calls)\n`);
+    const rule = request.rule ? ` (rule ${request.rule.setting}: ${request.rule.reason})` : '';
+    this.write(`mcp-host warning: the call to "${request.name}" needs confirmation${rule} and ${this.why}: denied (pass --yes to allow such calls)\n`);
     return 'deny';
   }
 }

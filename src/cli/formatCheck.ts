@@ -9,16 +9,17 @@ export function formatCheckReport(report: CheckReport, workspaceDir: string): st
   out.push('');
 
   if (report.servers.length === 0) {
-    out.push('No servers are configured (mcpHost.servers).');
+    out.push('No servers are configured (mcpHost.servers, or the files of mcpHost.import).');
   } else {
     const rows = report.servers.map((s) => [
-      s.name,
+      s.source ? `${s.name} (${s.source})` : s.name,
       s.state,
       s.state === 'connected' ? `${s.visibleToolCount}/${s.toolCount}` : '-',
       serverDetails(s),
     ]);
     out.push(...table(['SERVER', 'STATE', 'TOOLS', 'DETAILS'], rows));
     out.push('(TOOLS: seen by the role / listed by the server)');
+    if (report.servers.some((s) => s.source)) out.push('(in parentheses: the file a server is imported from; mcpHost.servers wins a name clash)');
   }
   out.push('');
 
@@ -29,7 +30,7 @@ export function formatCheckReport(report: CheckReport, workspaceDir: string): st
     out.push(...table(['TOOL', 'SERVER', 'CONFIRM', 'DESCRIPTION'], rows));
     out.push('(CONFIRM: auto = runs without asking by the host\'s policy; ask = the user must confirm)');
   }
-  out.push('');
+  out.push('', budgetLine(report.budget), '');
 
   const started = report.servers.filter((s) => s.state !== 'disabled');
   const connected = started.filter((s) => s.state === 'connected').length;
@@ -43,7 +44,16 @@ export function formatCheckReport(report: CheckReport, workspaceDir: string): st
   return out.join('\n') + '\n';
 }
 
+/** "Budget: 400 tools, 41,600 tokens (o200k_base); limit 128 tools, no token limit: OVER, …". */
+export function budgetLine(b: CheckReport['budget']): string {
+  const tokens = b.tokens !== null ? `, ${b.tokens.toLocaleString('en-US')} tokens of definitions (${b.tokenizer})` : '';
+  const limit = `limit ${b.maxTools} tools, ${b.maxToolTokens !== null ? `${b.maxToolTokens.toLocaleString('en-US')} tokens` : 'no token limit'}`;
+  const verdict = b.over ? 'OVER: each request carries the most relevant tools plus search_tools' : 'within budget';
+  return `Budget:    ${plural(b.tools, 'tool')}${tokens} per request; ${limit}; ${verdict}`;
+}
+
 function serverDetails(s: CheckReport['servers'][number]): string {
+  if (s.state === 'needsSignIn') return `not signed in${s.issuer ? ` (sign in with ${s.issuer})` : ''}; run: ${s.login}`;
   if (s.state === 'connected') {
     const info = s.serverInfo ? `${s.serverInfo.name} ${s.serverInfo.version}` : 'unnamed server';
     return `${info}${s.protocolVersion ? `, protocol ${s.protocolVersion}` : ''}${s.transport ? `, over ${TRANSPORT_NAMES[s.transport] ?? s.transport}` : ''}`;

@@ -2,10 +2,19 @@ import type { CommandName } from './parseArgs';
 
 /** One-line synopsis of each command, shown after a usage error. */
 export const USAGE: Record<CommandName, string> = {
-  check: 'mcp-host check [--workspace DIR] [--role NAME] [--json] [--verbose]',
-  call: 'mcp-host call NAME [--args JSON] [--workspace DIR] [--role NAME] [--yes] [--audit FILE] [--timeout MS] [--json] [--verbose]',
-  session: 'mcp-host session [--workspace DIR] [--role NAME] [--yes] [--audit FILE] [--timeout MS] [--verbose]',
+  check: 'mcp-host check [--workspace DIR] [--role NAME] [--json] [--login] [--verbose]',
+  call: 'mcp-host call NAME [--args JSON] [--workspace DIR] [--role NAME] [--yes] [--audit FILE] [--timeout MS] [--json] [--login] [--verbose]',
+  session: 'mcp-host session [--workspace DIR] [--role NAME] [--yes] [--audit FILE] [--timeout MS] [--login] [--verbose]',
+  login: 'mcp-host login NAME [--workspace DIR] [--audit FILE] [--verbose]',
+  logout: 'mcp-host logout NAME [--workspace DIR] [--audit FILE] [--verbose]',
 };
+
+const SIGN_IN = `Sign-in (remote servers with OAuth): tokens live in MCP_HOST_CREDENTIALS_FILE, default
+$XDG_CONFIG_HOME/mcp-host/credentials.json or ~/.config/mcp-host/credentials.json (mode 0600).
+Every command sends the stored tokens and refreshes them. A server that still needs sign-in is
+reported as "needsSignIn" with the command that signs in ("mcp-host login NAME").
+  --login         Sign in by itself to servers that need it (at most one sign-in and one step-up
+                  per server), opening the page with $BROWSER or printing its URL on stderr.`;
 
 const COMMON = `Common options:
   --workspace DIR   Workspace folder whose .vscode/settings.json holds the mcpHost.* settings
@@ -20,7 +29,9 @@ Secrets: \${secret:NAME} in the settings reads the environment variable MCP_HOST
 Trust: the CLI treats the workspace as trusted; running it is the decision to start its servers.
 Audit: --audit FILE is relative to the current directory, mcpHost.audit.path to the workspace.
 Settings problems are printed to stderr (and included in check --json).
-SIGINT/SIGTERM stop every server (whole process groups) and exit with 130/143.`;
+SIGINT/SIGTERM stop every server (whole process groups) and exit with 130/143.
+
+${SIGN_IN}`;
 
 const GENERAL = `mcp-host — run the MCP Host of a VS Code workspace from the terminal
 
@@ -28,6 +39,8 @@ Usage:
   ${USAGE.check}
   ${USAGE.call}
   ${USAGE.session}
+  ${USAGE.login}
+  ${USAGE.logout}
   mcp-host help [COMMAND] | --help | --version
 
 Commands:
@@ -35,6 +48,8 @@ Commands:
   call      Make one tool call through the host's router (role check, argument validation,
             confirmation, timeout, audit) and print what a model would be given.
   session   A long-lived host driven by JSON lines on stdin, answering on stdout.
+  login     Sign in to a remote server (OAuth) in the browser and keep its tokens.
+  logout    Forget a remote server's tokens and client registrations.
 
 ${COMMON}
 
@@ -53,15 +68,20 @@ refused with mcpHost.toolNames "reject") are reported as problems.
 
   --json   Print one JSON document on stdout:
            { "role": string|null,
-             "servers": [{ "name", "state": "connected"|"error"|"disabled", "error"?, "reason"?,
+             "servers": [{ "name", "state": "connected"|"needsSignIn"|"error"|"disabled",
+                           "error"?, "reason"?, "issuer"?, "login"?,
                            "protocolVersion"?, "serverInfo"?, "toolCount", "visibleToolCount" }],
              "tools": [{ "name", "server", "tool", "confirm": "ask"|"auto", "description",
                          "inputSchema", "annotations"? }],
              "problems": [{ "severity": "error"|"warning", "message", "setting"?, "server"? }] }
            toolCount is what the server lists; visibleToolCount what the role sees of it.
 
-Exit: 0 when every started server connected and there is no error problem, 1 otherwise,
-2 for bad usage, an unknown role or unreadable settings.
+           A server that needs sign-in has "issuer" (its authorization server) and "login" (the
+           command that signs in).
+  --login  Sign in to the servers that need it first (see below).
+
+Exit: 0 when every started server connected and there is no error problem, 1 otherwise (a server
+that needs sign-in included), 2 for bad usage, an unknown role or unreadable settings.
 
 ${COMMON}`;
 
@@ -79,10 +99,18 @@ would be given.
   --json          Print { "name", "server", "tool", "outcome", "confirmedBy", "durationMs",
                   "content", "structuredContent"?, "modelText" }; content is the server's content
                   array as returned, modelText exactly the text a model would be given.
+  --login         Sign in to servers that need it first; a call refused for sign-in or for a
+                  wider scope (step-up) is made again once after signing in.
 
 Confirmation: when stdin and stderr are both terminals, a call that needs confirmation asks y/N on
 stderr, showing the tool, its server, the arguments and the server's annotations (labelled as the
 server's own claims). Without a terminal such a call is denied unless --yes is given.
+
+Servers that ask (mcpHost.elicitation): on a terminal the server's question is shown (which server,
+its message, the call it belongs to) and each field is asked in turn (Enter keeps the default in
+brackets); a URL is shown in full and opened with $BROWSER (or printed) only after a yes. Without a
+terminal the question is declined. Sampling requests are refused: the CLI has no language model
+(a driver of "mcp-host session" can answer them). Roots: the --workspace folder.
 
 Outcomes: ok, isError, timeout, cancelled, denied, notFound, invalidArgs, error.
 Exit: 0 for ok, 1 for any other outcome, 2 for bad usage.
@@ -108,6 +136,25 @@ Requests:
   {"id":4,"op":"refresh","server"?:"name"}     → re-read tools/list; answers like "tools"
   {"id":5,"op":"role","name":"ops"|null}       → switch role (null or "" = no role); answers like
                                                   "servers". An unknown role is an error answer.
+  {"id":6,"op":"elicitation","request":"elicitation-1","action":"accept"|"decline"|"cancel",
+   "content"?:{…}}                             → answers the server's question (fields left out of
+                                                  "content" get their defaults); content that does not
+                                                  fit the form is an error answer and the question
+                                                  stays open. → {"id":6,"op":"elicitation","request","action"}
+  {"id":7,"op":"sampling","request":"sampling-1","action":"accept"|"decline"|"cancel",
+   "text"?:"…","model"?:"…","stopReason"?:"…"} → answers a sampling request (accept needs "text")
+Resources and prompts (only what the active role's "resources"/"prompts" globs allow; every read
+and prompt use is audited; one the role may not make answers outcome "notAllowed"):
+  {"id":6,"op":"resources"}                    → {"role","resources":[{server,uri,name,…}],"templates":[…]}
+  {"id":7,"op":"read","server":"s","uri":"u","subscribe"?:true}
+                                               → {"server","uri","outcome","durationMs","contents","error"?,
+                                                  "subscribed"?}; then "resourceUpdated" events
+  {"id":8,"op":"unsubscribe","server":"s","uri":"u"}
+  {"id":9,"op":"prompts"}                      → {"role","prompts":[{server,name,description,arguments}]}
+  {"id":10,"op":"prompt","server":"s","name":"p","args"?:{}}
+                                               → {"server","name","outcome","messages","description"?,"error"?}
+  {"id":11,"op":"complete","server":"s","prompt":"p"|"template":"uri/{x}",
+   "argument":{"name","value"},"context"?:{}}  → {"server","values","total"?,"hasMore"?}
 A role switch waits for the calls already in flight; requests after it see the new role.
 A malformed line or a failing request is answered {"id":…|null,"error":"…"}; the session goes on.
 
@@ -115,14 +162,57 @@ Events, printed as they happen:
   {"event":"serverState","server","state","error"?,"reason"?,"toolCount"?}
   {"event":"toolsChanged","ts","server","added","removed","changed"}
       (server tool names; only tools the active role may see)
+  {"event":"elicitation","request","mode":"form","server","role","duringCall","message",
+   "requestedSchema","content"}      a server asks (content: the form's defaults, SEP-1034)
+  {"event":"elicitation","request","mode":"url","server","role","duringCall","message","url",
+   "elicitationId"}                  a server asks to open a URL (https, or http to this machine)
+  {"event":"sampling","request","server","role","duringCall","messages","systemPrompt"?,
+   "maxTokens","model"?}             a server wants a model completion (only servers that
+                                     mcpHost.sampling allows; no tool use)
+  {"event":"requestClosed","request","reason"}   a question ended unanswered (withdrawn, input ended)
+  {"event":"progress","request":<id of the call>,"name","progress"?,"total"?,"message"?,"taskStatus"?}
+      (notifications/progress of a call, or the status of a tool run as a task)
+  {"event":"resourceUpdated","server","uri"}   (a resource subscribed with "read" changed)
 
 Confirmation: stdin is the protocol, so nothing is asked: a call that needs confirmation is
 denied unless --yes is given (then it runs and is audited with confirmedBy "flag").
-End of stdin waits for the calls in flight, stops every server and exits 0.
+Questions of servers that mcpHost.elicitation / mcpHost.sampling refuse never become events.
+End of stdin declines the open questions, waits for the calls in flight, stops every server, exits 0.
 
   --yes, -y       Allow calls that need confirmation (confirmedBy "flag").
   --audit FILE    Audit file (JSON lines) instead of mcpHost.audit.path.
   --timeout MS    Per-call timeout in milliseconds for every server.
+  --login         Sign in to servers that need it before answering; a later refusal (expired
+                  sign-in, step-up) is signed in in the background. Events show the new state.
+
+${COMMON}`;
+
+const LOGIN = `Usage: ${USAGE.login}
+
+Signs in to the remote server NAME (a key of mcpHost.servers) as the editor does: OAuth 2.1
+authorization code with PKCE; the authorization server is discovered from the server (protected
+resource metadata, authorization server metadata), the client registered dynamically unless
+"oauth" names a clientId or a clientMetadataUrl. The sign-in page is opened with $BROWSER URL
+when BROWSER is set (no shell), else its URL is printed on stderr; the browser comes back to a
+listener on 127.0.0.1 (random port, exact state, closed after one use or 5 minutes). A server with
+"grant": "client_credentials" needs no browser: a token is fetched directly.
+
+The tokens and the client registration are kept in the credentials file (see below), keyed by
+the server's URL and the authorization server; a token is only ever sent to the server it was
+issued for. Then the server is started once to show that the sign-in works.
+Audit: "auth" records (signInStarted, signInCompleted, signInFailed, signInCancelled) in
+mcpHost.audit.path or --audit FILE, never with a token.
+
+Exit: 0 signed in and connected, 1 the sign-in failed, was cancelled or the server still refuses,
+2 bad usage (unknown server, a local server).
+
+${COMMON}`;
+
+const LOGOUT = `Usage: ${USAGE.logout}
+
+Forgets what is stored for the remote server NAME in the credentials file: its tokens, client
+registrations and discovery. Secrets in the settings (\${secret:NAME}) are not touched. The audit
+gets a "signedOut" record. Exit 0 (also when nothing was stored), 2 for an unknown server.
 
 ${COMMON}`;
 
@@ -134,6 +224,10 @@ export function helpText(topic?: CommandName): string {
       return CALL;
     case 'session':
       return SESSION;
+    case 'login':
+      return LOGIN;
+    case 'logout':
+      return LOGOUT;
     default:
       return GENERAL;
   }
@@ -142,5 +236,5 @@ export function helpText(topic?: CommandName): string {
 /** What follows a usage error on stderr. */
 export function usageHint(command?: CommandName): string {
   if (command) return `usage: ${USAGE[command]}\nRun "mcp-host ${command} --help" for details.`;
-  return `usage: mcp-host <check|call|session> [options]\nRun "mcp-host --help" for details.`;
+  return `usage: mcp-host <check|call|session|login|logout> [options]\nRun "mcp-host --help" for details.`;
 }

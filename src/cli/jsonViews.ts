@@ -3,6 +3,7 @@ import type { ToolCallResult } from '../core/calls/toolRouter';
 import type { HostSnapshot, ToolsChangedEvent } from '../core/host/hostSnapshot';
 import type { ServerStateEvent } from '../core/host/mcpHost';
 import type { SettingsProblem } from '../core/settings/hostSettings';
+import { loginCommand } from './loginWhenNeeded';
 
 /** The JSON shapes the CLI prints (check --json, call --json, session answers and events). */
 
@@ -18,9 +19,12 @@ export interface ToolView {
 
 export interface ServerView {
   readonly name: string;
-  /** check: connected | error | disabled. session: the live state kind (starting, restarting, ...). */
+  /** check: connected | needsSignIn | error | disabled. session: the live state kind (starting, restarting, needsSignIn, ...). */
   readonly state: string;
   readonly error?: string;
+  /** needsSignIn: the authorization server the server names, and the command that signs in. */
+  readonly issuer?: string;
+  readonly login?: string;
   /** Why a server is disabled or restarting. */
   readonly reason?: string;
   readonly protocolVersion?: string;
@@ -33,6 +37,8 @@ export interface ServerView {
   readonly pid?: number;
   /** How a connected server is reached: stdio, streamableHttp, or sse (after the fallback). */
   readonly transport?: string;
+  /** The file it was imported from (`mcpHost.import`); absent for `mcpHost.servers`. */
+  readonly source?: string;
 }
 
 export interface ProblemView {
@@ -40,6 +46,8 @@ export interface ProblemView {
   readonly message: string;
   readonly setting?: string;
   readonly server?: string;
+  /** In an imported file (`.vscode/mcp.json`, `.mcp.json`): 1-based line and column. */
+  readonly location?: { readonly file: string; readonly line: number; readonly column: number };
 }
 
 export interface CallView {
@@ -68,12 +76,13 @@ export function toolViews(snapshot: HostSnapshot): ToolView[] {
 
 /**
  * Every configured server, in settings order. `collapse` (check) folds the live state into
- * connected | error | disabled: servers the role does not use or that are disabled in the
- * settings are "disabled" with a reason, anything else not connected is an "error".
+ * connected | needsSignIn | error | disabled: servers the role does not use or that are disabled
+ * in the settings are "disabled" with a reason, anything else not connected is an "error".
+ * `workspace` (--workspace as given) goes into the login command of a server that needs sign-in.
  */
-export function serverViews(snapshot: HostSnapshot, collapse: boolean): ServerView[] {
+export function serverViews(snapshot: HostSnapshot, collapse: boolean, workspace?: string): ServerView[] {
   return snapshot.servers.map((s): ServerView => {
-    const counts = { toolCount: s.toolCount, visibleToolCount: s.visibleToolCount };
+    const counts = { toolCount: s.toolCount, visibleToolCount: s.visibleToolCount, ...(s.settings.source ? { source: s.settings.source } : {}) };
     const unused = !s.settings.enabled
       ? 'disabled in the settings ("enabled": false)'
       : !s.usedByRole
@@ -86,15 +95,18 @@ export function serverViews(snapshot: HostSnapshot, collapse: boolean): ServerVi
           ...(s.transport ? { transport: s.transport } : {}),
         }
       : {};
+    const signIn = s.needsSignIn ? { ...(s.issuer ? { issuer: s.issuer } : {}), login: loginCommand(s.name, workspace) } : {};
     if (collapse) {
       if (unused) return { name: s.name, state: 'disabled', reason: unused, ...counts };
       if (s.connected) return { name: s.name, state: 'connected', ...info, ...counts };
+      if (s.needsSignIn) return { name: s.name, state: 'needsSignIn', ...signIn, reason: s.description, ...counts };
       return { name: s.name, state: 'error', error: s.failure ?? s.description, ...counts };
     }
     return {
       name: s.name,
       state: s.state.kind,
       ...(s.failure !== undefined ? { error: s.failure } : {}),
+      ...signIn,
       ...(s.restartReason !== undefined ? { reason: s.restartReason } : unused ? { reason: unused } : {}),
       ...info,
       ...counts,
@@ -110,6 +122,7 @@ export function problemViews(settingsProblems: readonly SettingsProblem[], snaps
     message: p.message,
     ...(p.setting ? { setting: p.setting } : {}),
     ...(p.server ? { server: p.server } : {}),
+    ...('location' in p && p.location ? { location: p.location } : {}),
   }));
 }
 
@@ -134,6 +147,7 @@ export function serverStateEvent(e: ServerStateEvent, snapshot: HostSnapshot): R
     server: e.server,
     state: s.kind,
     ...(s.kind === 'error' ? { error: s.message } : {}),
+    ...(s.kind === 'needsSignIn' ? { ...(s.issuer ? { issuer: s.issuer } : {}), reason: s.message } : {}),
     ...(s.kind === 'restarting' ? { reason: s.reason, attempt: s.attempt, delayMs: s.delayMs } : {}),
     ...(s.kind === 'connected' ? { toolCount: snapshot.server(e.server)?.toolCount ?? 0 } : {}),
   };

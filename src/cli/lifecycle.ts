@@ -18,6 +18,7 @@ export class Lifecycle {
   private closing?: Promise<void>;
   private signalled?: NodeJS.Signals;
   private readonly signalListeners: (() => void | Promise<unknown>)[] = [];
+  private readonly closers: (() => Promise<void>)[] = [];
 
   constructor(private readonly exit: (code: number) => void = exitProcess) {}
 
@@ -40,12 +41,21 @@ export class Lifecycle {
     this.signalListeners.push(listener);
   }
 
+  /** Also run at close, after the host (e.g. sending the last telemetry spans, bounded). */
+  onClose(closer: () => Promise<void>): void {
+    this.closers.push(closer);
+  }
+
   /** Close the tracked host (ending every server's process group); every caller gets the same promise. */
   closeHost(): Promise<void> {
     if (!this.host) return Promise.resolve();
-    this.closing ??= this.host.close().catch((e: unknown) => {
-      process.stderr.write(`mcp-host error: stopping the servers failed: ${e instanceof Error ? e.message : String(e)}\n`);
-    });
+    this.closing ??= this.host
+      .close()
+      .catch((e: unknown) => {
+        process.stderr.write(`mcp-host error: stopping the servers failed: ${e instanceof Error ? e.message : String(e)}\n`);
+      })
+      .then(() => Promise.all(this.closers.map((c) => c().catch(() => undefined))))
+      .then(() => undefined);
     return this.closing;
   }
 

@@ -2,6 +2,7 @@ import { runCall } from './callCommand';
 import { runCheck } from './checkCommand';
 import { CliError, ExitCode, UsageError } from './exitCodes';
 import { helpText, usageHint } from './helpText';
+import { runLogin, runLogout } from './loginCommand';
 import { exitProcess, Lifecycle } from './lifecycle';
 import { writeStderr, writeStdout } from './output';
 import { COMMANDS, parseArgs, type CommandName } from './parseArgs';
@@ -25,6 +26,10 @@ export async function main(argv: readonly string[], lifecycle: Lifecycle): Promi
         return await runCall(parsed.options, lifecycle);
       case 'session':
         return await runSession(parsed.options, lifecycle);
+      case 'login':
+        return await runLogin(parsed.options, lifecycle);
+      case 'logout':
+        return await runLogout(parsed.options, lifecycle);
     }
   } catch (e) {
     return reportError(e);

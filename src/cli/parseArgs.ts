@@ -14,11 +14,16 @@ export interface CommonOptions {
   readonly verbose: boolean;
 }
 
-export interface CheckOptions extends CommonOptions {
+/** `--login`: sign in (browser) to servers that need it, instead of only reporting them. */
+export interface LoginFlag {
+  readonly login: boolean;
+}
+
+export interface CheckOptions extends CommonOptions, LoginFlag {
   readonly json: boolean;
 }
 
-export interface CallOptions extends CommonOptions {
+export interface CallOptions extends CommonOptions, LoginFlag {
   /** The exposed tool name. */
   readonly name: string;
   /** Parsed `--args` (always a JSON object); {} without --args. */
@@ -29,10 +34,19 @@ export interface CallOptions extends CommonOptions {
   readonly json: boolean;
 }
 
-export interface SessionOptions extends CommonOptions {
+export interface SessionOptions extends CommonOptions, LoginFlag {
   readonly yes: boolean;
   readonly audit?: string;
   readonly timeoutMs?: number;
+}
+
+/** `login NAME` / `logout NAME`. */
+export interface AuthOptions {
+  readonly workspace?: string;
+  readonly verbose: boolean;
+  /** The server's name (key of mcpHost.servers). */
+  readonly server: string;
+  readonly audit?: string;
 }
 
 export type ParsedCommand =
@@ -40,7 +54,8 @@ export type ParsedCommand =
   | { readonly command: 'version' }
   | { readonly command: 'check'; readonly options: CheckOptions }
   | { readonly command: 'call'; readonly options: CallOptions }
-  | { readonly command: 'session'; readonly options: SessionOptions };
+  | { readonly command: 'session'; readonly options: SessionOptions }
+  | { readonly command: 'login' | 'logout'; readonly options: AuthOptions };
 
 /**
  * Parse `argv` (without node and the script) as {@link COMMAND_TABLE} says. Throws

@@ -1,7 +1,10 @@
 import type { McpHost } from '../core/host/mcpHost';
+import type { CallProgress } from '../core/mcp/callProgress';
 import { callView, problemViews, serverViews, toolViews } from './jsonViews';
 import { usableRoleNames, type Workspace } from './loadWorkspace';
+import { runCatalogOp } from './sessionCatalogOps';
 import type { SessionRequest } from './sessionProtocol';
+import type { SessionRequests } from './sessionRequests';
 
 export type SessionAnswer = Record<string, unknown>;
 
@@ -24,11 +27,16 @@ export class SessionHandler {
     private readonly ready: Promise<unknown>,
     /** Aborted when the session ends by a signal: calls in flight are cancelled. */
     private readonly signal?: AbortSignal,
+    /** The servers' open questions (elicitation, sampling) that the driver answers. */
+    private readonly requests?: SessionRequests,
+    /** Prints an event line (a call's progress). */
+    private readonly emit?: (event: Record<string, unknown>) => void,
   ) {}
 
   async handle(request: SessionRequest): Promise<SessionAnswer> {
     try {
-      await this.ready;
+      // An answer to a server's question never waits: the call that asked may be what start-up waits for.
+      if (request.op !== 'elicitation' && request.op !== 'sampling') await this.ready;
       return { id: request.id, op: request.op, ...(await this.run(request)) };
     } catch (e) {
       return { id: request.id, error: e instanceof Error ? e.message : String(e) };
@@ -47,7 +55,8 @@ export class SessionHandler {
         await gate;
         return this.servers();
       case 'call': {
-        const call = gate.then(() => host.call({ name: request.name, args: request.args, signal: this.signal }));
+        const onProgress = (p: CallProgress) => this.emit?.({ event: 'progress', request: request.id, name: request.name, ...p });
+        const call = gate.then(() => host.call({ name: request.name, args: request.args, signal: this.signal, onProgress }));
         this.callsInFlight.add(call);
         try {
           return { ...callView(await call) };
@@ -75,6 +84,13 @@ export class SessionHandler {
         await change;
         return this.servers();
       }
+      case 'elicitation':
+      case 'sampling':
+        if (!this.requests) throw new Error('this session has no open questions');
+        return this.requests.answer(request);
+      default:
+        await gate;
+        return runCatalogOp(host, request, this.signal);
     }
   }
 

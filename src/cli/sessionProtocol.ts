@@ -8,13 +8,46 @@ export type SessionRequest =
   | { readonly op: 'servers'; readonly id: RequestId }
   | { readonly op: 'call'; readonly id: RequestId; readonly name: string; readonly args?: unknown }
   | { readonly op: 'refresh'; readonly id: RequestId; readonly server?: string }
-  | { readonly op: 'role'; readonly id: RequestId; readonly name: string | null };
+  | { readonly op: 'role'; readonly id: RequestId; readonly name: string | null }
+  | ServerRequestAnswer
+  | CatalogRequest;
+
+/** The driver's answer to an `elicitation` or `sampling` event (its `request` id). */
+export interface ServerRequestAnswer {
+  readonly op: 'elicitation' | 'sampling';
+  readonly id: RequestId;
+  readonly request: string;
+  readonly action: 'accept' | 'decline' | 'cancel';
+  /** elicitation (form) accept: the values; fields left out get their defaults. */
+  readonly content?: Record<string, unknown>;
+  /** sampling accept: the model's answer, the model's name, why it stopped. */
+  readonly text?: string;
+  readonly model?: string;
+  readonly stopReason?: string;
+}
+
+/** Resources and prompts (sessionCatalogOps.ts). */
+export type CatalogRequest =
+  | { readonly op: 'resources'; readonly id: RequestId }
+  | { readonly op: 'read'; readonly id: RequestId; readonly server: string; readonly uri: string; readonly subscribe?: boolean }
+  | { readonly op: 'unsubscribe'; readonly id: RequestId; readonly server: string; readonly uri: string }
+  | { readonly op: 'prompts'; readonly id: RequestId }
+  | { readonly op: 'prompt'; readonly id: RequestId; readonly server: string; readonly name: string; readonly args?: Record<string, string> }
+  | {
+      readonly op: 'complete';
+      readonly id: RequestId;
+      readonly server: string;
+      readonly prompt?: string;
+      readonly template?: string;
+      readonly argument: { readonly name: string; readonly value: string };
+      readonly context?: Record<string, string>;
+    };
 
 export type ParsedLine =
   | { readonly ok: true; readonly request: SessionRequest }
   | { readonly ok: false; readonly id: RequestId; readonly error: string };
 
-export const OPS = ['tools', 'servers', 'call', 'refresh', 'role'] as const;
+export const OPS = ['tools', 'servers', 'call', 'refresh', 'role', 'elicitation', 'sampling', 'resources', 'read', 'unsubscribe', 'prompts', 'prompt', 'complete'] as const;
 
 const CALL_NEEDS_NAME = '"call" needs "name", the tool name (a non-empty string)';
 
@@ -25,6 +58,41 @@ const envelopeSchema = z.looseObject(
   },
   { error: (issue) => `expected a JSON object like {"id":1,"op":"tools"}, got ${kind(issue.input)}` },
 );
+
+/** `"request"` and `"action"` of an answer to a server's question. */
+const answerFields = (op: 'elicitation' | 'sampling') => ({
+  request: z.string({ error: () => `"${op}" needs "request": the id of the ${op} event it answers` }).min(1, `"request" must not be empty`),
+  action: z.enum(['accept', 'decline', 'cancel'], { error: () => '"action" must be "accept", "decline" or "cancel"' }),
+});
+const optionalText = (name: string) => z.string({ error: (issue) => `"${name}" must be a string, got ${kind(issue.input)}` }).optional();
+function needs(op: string, field: string, what: string) {
+  return z.string({ error: () => `"${op}" needs "${field}", ${what}` }).min(1, `"${op}" needs "${field}", ${what}`);
+}
+
+const stringMap = (field: string) => z.record(z.string(), z.string(), { error: () => `"${field}" must be an object of string values` });
+
+const catalogRequestSchemas = [
+  z.object({ op: z.literal('resources') }),
+  z.object({
+    op: z.literal('read'),
+    server: needs('read', 'server', 'a server name'),
+    uri: needs('read', 'uri', 'the resource URI'),
+    subscribe: z.boolean({ error: () => '"subscribe" must be true or false' }).optional(),
+  }),
+  z.object({ op: z.literal('unsubscribe'), server: needs('unsubscribe', 'server', 'a server name'), uri: needs('unsubscribe', 'uri', 'the resource URI') }),
+  z.object({ op: z.literal('prompts') }),
+  z.object({ op: z.literal('prompt'), server: needs('prompt', 'server', 'a server name'), name: needs('prompt', 'name', 'the prompt name'), args: stringMap('args').optional() }),
+  z
+    .object({
+      op: z.literal('complete'),
+      server: needs('complete', 'server', 'a server name'),
+      prompt: z.string().optional(),
+      template: z.string().optional(),
+      argument: z.object({ name: z.string(), value: z.string() }, { error: () => '"complete" needs "argument": {"name","value"}' }),
+      context: stringMap('context').optional(),
+    })
+    .refine((r) => (r.prompt === undefined) !== (r.template === undefined), { message: '"complete" needs either "prompt" (a prompt name) or "template" (a URI template)' }),
+] as const;
 
 /** The requests by "op"; other fields of a line are ignored. */
 const requestSchema = z.discriminatedUnion(
@@ -52,6 +120,13 @@ const requestSchema = z.discriminatedUnion(
         .nullable()
         .transform((name) => name || null),
     }),
+    z.object({
+      op: z.literal('elicitation'),
+      ...answerFields('elicitation'),
+      content: z.record(z.string(), z.unknown(), { error: (issue) => `"content" must be an object of field values, got ${kind(issue.input)}` }).optional(),
+    }),
+    z.object({ op: z.literal('sampling'), ...answerFields('sampling'), text: optionalText('text'), model: optionalText('model'), stopReason: optionalText('stopReason') }),
+    ...catalogRequestSchemas,
   ],
   {
     error: (issue) => {

@@ -48,6 +48,10 @@ export function formatConfirmation(r: ConfirmationRequest): string {
   lines.push(`  tool:       ${r.name}${r.title ? ` (${r.title})` : ''}`);
   lines.push(`  server:     ${r.server} (its tool "${r.tool}")`);
   if (r.role) lines.push(`  role:       ${r.role}`);
+  if (r.rule) {
+    lines.push(`  rule:       ${r.rule.setting}: ${oneLine(r.rule.reason, 200)}`);
+    if (r.rule.error) lines.push(`              (it could not decide, so it asks: ${oneLine(r.rule.error, 300)})`);
+  }
   if (r.description) lines.push(`  description (from the server): ${oneLine(r.description, 200)}`);
   lines.push('  arguments:');
   lines.push(indent(JSON.stringify(r.args, null, 2), '    '));

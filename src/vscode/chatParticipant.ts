@@ -1,19 +1,23 @@
 import * as vscode from 'vscode';
-import { AgentLoop, type ResponseSink } from '../core/agent/agentLoop';
+import { AgentLoop, toModelTools, type ResponseSink } from '../core/agent/agentLoop';
+import { describeMeasure, measureTools } from '../core/agent/toolBudget';
 import type { AgentMessage } from '../core/agent/agentMessages';
+import { ChatCatalog } from './chatCatalog';
 import { historyToMessages } from './chatHistory';
 import type { HostController } from './hostController';
 import { LmModelAdapter } from './lmModelAdapter';
+import { lmTokenCounter } from './lmTokenCounter';
 import { modelErrorMessage } from './modelErrorMessage';
 import { toTurnMetadata } from './roundMetadata';
 import { SLASH_COMMANDS, parseRoleArgument, roleLabel, rolesMarkdown, serversMarkdown, toolsMarkdown } from './slashCommands';
+import type { ToolBudgetTally } from './toolBudgetTally';
 
 export const PARTICIPANT_ID = 'mcpHost.agent';
 const JUSTIFICATION = 'MCP Host answers @mcp requests with the MCP tools of the active role.';
 
 /** The `@mcp` chat participant: slash commands for roles, tools and servers; otherwise the agent loop. */
-export function registerChatParticipant(controller: HostController): vscode.Disposable {
-  const handler = new McpChatHandler(controller);
+export function registerChatParticipant(controller: HostController, tally?: ToolBudgetTally): vscode.Disposable {
+  const handler = new McpChatHandler(controller, tally);
   const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, (request, context, stream, token) =>
     handler.handle(request, context, stream, token),
   );
@@ -50,9 +54,16 @@ export class ChatResponseSink implements ResponseSink {
 }
 
 class McpChatHandler {
-  private readonly commands = new Set<string>(SLASH_COMMANDS);
+  /** Slash commands whose turns are not conversation (a `/prompt` turn is). */
+  private readonly commands = new Set<string>(SLASH_COMMANDS.filter((c) => c !== 'prompt'));
+  private readonly catalog: ChatCatalog;
 
-  constructor(private readonly controller: HostController) {}
+  constructor(
+    private readonly controller: HostController,
+    private readonly tally?: ToolBudgetTally,
+  ) {
+    this.catalog = new ChatCatalog(() => controller.host);
+  }
 
   async handle(
     request: vscode.ChatRequest,
@@ -64,9 +75,15 @@ class McpChatHandler {
       case 'role':
         return this.role(request, stream, token);
       case 'tools':
-        return this.tools(stream, token);
+        return this.tools(request, stream, token);
       case 'servers':
         return this.servers(stream, token);
+      case 'resources':
+        await this.waitForServers(stream, token);
+        this.catalog.resources(stream);
+        return { metadata: { command: 'resources' } };
+      case 'prompt':
+        return this.agent(request, context, stream, token, 'prompt');
       default:
         return this.agent(request, context, stream, token);
     }
@@ -106,14 +123,22 @@ class McpChatHandler {
     return { metadata: { command: 'role' } };
   }
 
-  private async tools(stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
+  private async tools(request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
     await this.waitForServers(stream, token);
     const snapshot = this.host.snapshot();
+    let budget: string | undefined;
+    try {
+      const counter = request.model ? { ...lmTokenCounter(request.model), cache: this.tally?.cache } : undefined;
+      const m = await measureTools(toModelTools(snapshot.exposed), snapshot.toolBudget, counter);
+      budget = `${describeMeasure(m)}${counter ? ` (tokens of the definitions, counted by ${request.model.name})` : ''}`;
+    } catch (e) {
+      this.controller.logger.debug(`/tools: tokens not counted: ${e instanceof Error ? e.message : String(e)}`);
+    }
     const tools = snapshot.exposed.map(({ entry, rule }) => ({ name: entry.name, server: entry.server, rule, description: entry.tool.description }));
     const notes = snapshot.servers
       .filter((s) => s.usedByRole && !s.connected)
       .map((s) => `Server \`${s.name}\` is ${s.description.replace(/[`*_]/g, '')}: its tools are missing.`);
-    stream.markdown(toolsMarkdown(snapshot.role, tools, notes));
+    stream.markdown(toolsMarkdown(snapshot.role, tools, notes, budget));
     return { metadata: { command: 'tools' } };
   }
 
@@ -129,6 +154,7 @@ class McpChatHandler {
     context: vscode.ChatContext,
     stream: vscode.ChatResponseStream,
     token: vscode.CancellationToken,
+    command?: 'prompt',
   ): Promise<vscode.ChatResult> {
     const host = this.host;
     const logger = this.controller.logger;
@@ -150,16 +176,29 @@ class McpChatHandler {
       stream.markdown(`_No MCP tools are available to ${role ? `role ${role}` : 'the model'} right now (see \`/servers\`); answering without tools._\n\n`);
     }
 
-    const messages: AgentMessage[] = [
-      { role: 'user', text: preamble(role) },
-      ...historyToMessages(context.history, this.commands),
-      { role: 'user', text: request.prompt },
-    ];
     const abort = new AbortController();
     const onCancel = token.onCancellationRequested(() => abort.abort());
     if (token.isCancellationRequested) abort.abort();
+    // A prompt's messages (`/prompt`) and `#mcp:server/uri` attachments go before the request's text.
+    const used = command === 'prompt' ? await this.catalog.prompt(request.prompt, stream, abort.signal) : { prelude: [], text: request.prompt };
+    if (!used || abort.signal.aborted) {
+      onCancel.dispose();
+      return { metadata: { command } };
+    }
+    const attached = await this.catalog.attachments(used.text, stream, abort.signal);
+    const messages: AgentMessage[] = [
+      { role: 'user', text: preamble(role) },
+      ...historyToMessages(context.history, this.commands),
+      ...used.prelude,
+      ...attached,
+      ...(used.text ? [{ role: 'user' as const, text: used.text }] : []),
+    ];
     const sink = new ChatResponseSink(stream);
-    const loop = new AgentLoop(new LmModelAdapter(model, JUSTIFICATION), host, sink, host.settings.maxToolRounds);
+    this.tally?.useModel(model);
+    // A server that asks the user (or samples) during a call shows in that call's progress.
+    this.controller.serverRequests.chatModel = model;
+    const asking = this.controller.serverRequests.onDidAsk((line) => sink.progress(line));
+    const loop = new AgentLoop(new LmModelAdapter(model, JUSTIFICATION), host, sink, host.settings.maxToolRounds, this.tally?.cache);
     try {
       const result = await loop.run(messages, abort.signal);
       logger.debug(`chat: ${result.rounds.length} tool round(s), ${result.stopReason}`);
@@ -172,6 +211,7 @@ class McpChatHandler {
       return {};
     } finally {
       onCancel.dispose();
+      asking.dispose();
     }
   }
 }

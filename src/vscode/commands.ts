@@ -5,6 +5,7 @@ import { errorText, type HostController } from './hostController';
 import type { OutputLogger } from './outputLogger';
 import { argumentTemplate, validateArgumentsJson } from './argumentTemplate';
 import { callResultDocument } from './callResultDocument';
+import { CATALOG_COMMANDS } from './catalogTreeItems';
 import { ReadOnlyDocuments } from './readOnlyDocuments';
 import { pickRole } from './rolePicker';
 import { SERVERS_VIEW_ID, type ServerTreeProvider } from './serverTreeProvider';
@@ -27,6 +28,10 @@ export const COMMANDS = {
   callTool: 'mcpHost.callTool',
   showToolDefinition: 'mcpHost.showToolDefinition',
   copyToolName: 'mcpHost.copyToolName',
+  /** Registered by signInCommands.ts. */
+  signIn: 'mcpHost.signIn',
+  signOut: 'mcpHost.signOut',
+  ...CATALOG_COMMANDS,
 } as const;
 
 export interface CommandDeps {

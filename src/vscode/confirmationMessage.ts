@@ -29,11 +29,23 @@ export function confirmationMessage(request: ConfirmationRequest): ConfirmationM
   const title = request.title && request.title !== request.tool ? ` (${oneLine(request.title, 80)})` : '';
   const message = `Allow the tool "${request.tool}"${title} of MCP server "${request.server}" to run?`;
   const lines: string[] = [];
+  if (request.rule) lines.push(...ruleLines(request.rule), '');
   if (request.name !== request.tool) lines.push(`Exposed to the model as "${request.name}".`);
   if (request.role) lines.push(`Role: ${request.role}`);
   lines.push('', 'Arguments:', formatArguments(request.args), '', annotationClaimsSentence(request.annotations));
-  lines.push('MCP Host asks because of its own settings (mcpHost.confirm / mcpHost.autoApprove), not because of these claims.');
+  lines.push(
+    request.rule
+      ? `MCP Host asks because of the rule above (${request.rule.setting}), not because of these claims.`
+      : 'MCP Host asks because of its own settings (mcpHost.confirm / mcpHost.autoApprove), not because of these claims.',
+  );
   return { message, detail: cap(lines.join('\n'), CONFIRMATION_LIMITS.detailChars) };
+}
+
+/** Why an argument rule asks: its reason and where it is written (with its index), and a failure if that is why. */
+export function ruleLines(rule: NonNullable<ConfirmationRequest['rule']>): string[] {
+  const lines = [`Asked because of rule ${rule.setting}: ${oneLine(rule.reason, 200)}`];
+  if (rule.error) lines.push(`(the rule could not decide, so it asks: ${oneLine(rule.error, 300)})`);
+  return lines;
 }
 
 /** Pretty JSON of the arguments with long strings, long arrays and deep nesting cut. */

@@ -1,13 +1,22 @@
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { McpHost } from '../core/host/mcpHost';
+import { CLIENT_INFO } from '../core/host/mcpHostOptions';
 import { DEFAULTS } from '../core/settings/hostSettings';
-import { parseSettings } from '../core/settings/parseSettings';
 import { SETTINGS_SECTION } from '../core/settings/settingPath';
+import type { ImportResult } from '../core/sources/importServers';
+import { loadHostSettings, type LoadedSettings } from '../core/sources/loadHostSettings';
+import { TelemetryExport } from '../core/telemetry/telemetryExport';
 import { DisposableStore, Emitter, type Event } from '../core/util/event';
+import type { LogLevelSource } from '../core/mcp/serverLogLevel';
 import type { Logger } from '../core/util/logger';
+import { EditorServerRequests } from './editorServerRequests';
+import { ExternalOpener } from './externalOpener';
+import { ImportWatcher } from './importWatcher';
 import { ModalConfirmer } from './modalConfirmer';
 import type { ProblemReporter } from './problemReporter';
+import { SecretCredentialStore } from './secretCredentialStore';
 import { secretNamesIn } from './secretReferences';
 import { SecretStore } from './secretStore';
 import { readWindowSettings } from './settingsReader';
@@ -22,25 +31,36 @@ export const SERVERS_SETTINGS_ERROR_CONTEXT = 'mcpHost.serverSettingsInvalid';
 export class HostController implements vscode.Disposable {
   readonly host: McpHost;
   readonly secrets: SecretStore;
+  /** Servers' questions, sampling and roots, answered in the editor. */
+  readonly serverRequests = new EditorServerRequests();
+  /** Opens OAuth sign-in pages (vscode.env.openExternal). */
+  readonly opener = new ExternalOpener();
+  /** OpenTelemetry export of the audit stream (`mcpHost.telemetry.*`). */
+  readonly telemetry: TelemetryExport;
   private readonly _onDidChange = new Emitter<void>();
   /** Anything the views show may have changed: server states, tools, settings, role, trust. */
   readonly onDidChange: Event<void> = this._onDidChange.event;
   private readonly disposables = new DisposableStore();
   private applying: Promise<void> = Promise.resolve();
   private lastRaw: string;
+  private loaded: LoadedSettings;
+  private readonly importWatcher = new ImportWatcher(() => void this.reload());
   private closing?: Promise<void>;
 
   constructor(
     context: vscode.ExtensionContext,
-    readonly logger: Logger,
+    readonly logger: Logger & LogLevelSource,
     private readonly reporter: ProblemReporter,
   ) {
-    const raw = readWindowSettings();
-    this.lastRaw = JSON.stringify(raw);
-    const { settings, problems } = parseSettings(raw);
+    this.loaded = loadWindowSettings();
+    this.lastRaw = settingsKey(this.loaded);
+    const { settings, problems } = this.loaded;
     this.reportSettingsProblems(problems);
+    this.importWatcher.watch(this.loaded.imported.files);
 
-    this.secrets = new SecretStore(context.secrets, context.globalState, logger, (name) => this.serversUsingSecret(name));
+    this.secrets = new SecretStore(context.secrets, context.globalState, logger, (name) => this.serversUsingSecret(name), (id) =>
+      this.loaded.imported.inputs.find((i) => i.id === id),
+    );
     this.host = new McpHost({
       settings,
       workspaceFolder: workspaceFolderPath(),
@@ -50,10 +70,27 @@ export class HostController implements vscode.Disposable {
       logger,
       defaultAuditPath: defaultAuditPath(context),
       trusted: vscode.workspace.isTrusted,
+      serverRequests: this.serverRequests.ports,
+      credentials: new SecretCredentialStore(context.secrets, logger),
+      openUrl: this.opener.openUrl,
+      logLevel: logger,
     });
 
+    this.telemetry = new TelemetryExport({
+      logger,
+      secrets: this.secrets,
+      env: process.env,
+      workspaceFolder: workspaceFolderPath(),
+      serviceVersion: CLIENT_INFO.version,
+      snapshot: () => this.host.snapshot(),
+    });
+    this.disposables.add(this.telemetry.attach(this.host.onDidRecord));
+    void this.telemetry.configure(settings.telemetry);
+
     const fire = () => this._onDidChange.fire();
+    this.disposables.add(this.importWatcher);
     this.disposables.add(this.secrets);
+    this.disposables.add(this.serverRequests);
     this.disposables.add(this._onDidChange);
     this.disposables.add(
       this.host.onDidChange(() => {
@@ -94,14 +131,22 @@ export class HostController implements vscode.Disposable {
     this.host.start().catch((e) => this.logger.error(`starting servers failed: ${errorText(e)}`));
   }
 
-  /** Re-read the settings and apply them when they changed. Resolves when applied. */
+  /** The servers and inputs read from the files of `mcpHost.import`, as last loaded. */
+  get imported(): ImportResult {
+    return this.loaded.imported;
+  }
+
+  /** Re-read the settings and the imported files and apply them when they changed. Resolves when applied. */
   reload(): Promise<void> {
-    const raw = readWindowSettings();
-    const key = JSON.stringify(raw);
+    const loaded = loadWindowSettings();
+    this.importWatcher.watch(loaded.imported.files);
+    const key = settingsKey(loaded);
     if (key === this.lastRaw) return this.applying;
     this.lastRaw = key;
-    const { settings, problems } = parseSettings(raw);
+    this.loaded = loaded;
+    const { settings, problems } = loaded;
     this.reportSettingsProblems(problems);
+    void this.telemetry.configure(settings.telemetry);
     this.applying = this.applying
       .then(() => this.host.applySettings(settings))
       .catch((e) => this.logger.error(`applying settings failed: ${errorText(e)}`))
@@ -169,7 +214,7 @@ export class HostController implements vscode.Disposable {
   /** Stops every server; the same promise however often it is called (deactivate and subscriptions both call it). */
   close(): Promise<void> {
     this.disposables.dispose();
-    this.closing ??= this.host.close();
+    this.closing ??= Promise.all([this.host.close(), this.telemetry.close(2000)]).then(() => undefined);
     return this.closing;
   }
 
@@ -188,6 +233,16 @@ export class HostController implements vscode.Disposable {
       this.host.servers.restartServer(name).catch((e) => this.logger.error(`[${name}] restart failed: ${errorText(e)}`));
     }
   }
+}
+
+/** The window's settings plus the servers of the files of `mcpHost.import`. */
+function loadWindowSettings(): LoadedSettings {
+  return loadHostSettings(readWindowSettings(), { workspaceFolder: workspaceFolderPath(), env: process.env, homeDir: homedir() });
+}
+
+/** What decides whether anything changed: the parsed result, not the raw values (an imported file may change alone). */
+function settingsKey(l: LoadedSettings): string {
+  return JSON.stringify([l.settings, l.problems, l.imported.inputs]);
 }
 
 function workspaceFolderPath(): string | undefined {

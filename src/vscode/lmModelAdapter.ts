@@ -1,14 +1,21 @@
 import * as vscode from 'vscode';
 import type { ChatModelPort } from '../core/agent/agentLoop';
+import type { TokenCounter } from '../core/agent/roundTools';
 import type { AgentMessage, ModelStreamPart, ModelToolDefinition } from '../core/agent/agentMessages';
 import { toLmMessages } from './lmMessages';
+import { lmTokenCounter } from './lmTokenCounter';
 
 /** The core's ChatModelPort over a `vscode.LanguageModelChat` (the model the user picked in Chat). */
 export class LmModelAdapter implements ChatModelPort {
+  /** The model's own tokenizer, for a role's maxToolTokens: works with every vscode.lm model. */
+  readonly tokenCounter: TokenCounter;
+
   constructor(
     private readonly model: vscode.LanguageModelChat,
     private readonly justification?: string,
-  ) {}
+  ) {
+    this.tokenCounter = lmTokenCounter(model);
+  }
 
   async *send(messages: readonly AgentMessage[], tools: readonly ModelToolDefinition[], signal: AbortSignal): AsyncIterable<ModelStreamPart> {
     const cts = new vscode.CancellationTokenSource();

@@ -12,7 +12,9 @@ export const ALLOW_FOR_SESSION = 'Allow for This Session';
 export class ModalConfirmer implements Confirmer {
   async confirm(request: ConfirmationRequest): Promise<ConfirmationAnswer> {
     const { message, detail } = confirmationMessage(request);
-    const answer = await vscode.window.showWarningMessage(message, { modal: true, detail }, ALLOW, ALLOW_FOR_SESSION);
+    // A question raised by an argument rule is about these arguments: no "for this session".
+    const choices = request.rule ? [ALLOW] : [ALLOW, ALLOW_FOR_SESSION];
+    const answer = await vscode.window.showWarningMessage(message, { modal: true, detail }, ...choices);
     return answerOf(answer);
   }
 }

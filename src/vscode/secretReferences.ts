@@ -11,7 +11,7 @@ export function secretNamesInText(text: string): string[] {
 export function secretNamesIn(server: ServerSettings): string[] {
   const texts =
     server.type === 'stdio'
-      ? [server.command, ...server.args, ...Object.values(server.env), server.cwd ?? '']
-      : [server.url, ...Object.values(server.headers)];
+      ? [server.command, ...server.args, ...Object.values(server.env), server.cwd ?? '', server.envFile ?? '']
+      : [server.url, ...Object.values(server.headers), server.oauth?.clientId ?? '', server.oauth?.clientSecret ?? '', server.oauth?.privateKey ?? ''];
   return [...new Set(texts.flatMap(secretNamesInText))];
 }

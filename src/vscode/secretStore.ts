@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { envSecretResolver, type SecretResolver } from '../core/settings/resolveServerSettings';
+import type { ImportedInput } from '../core/sources/importedServer';
 import type { Logger } from '../core/util/logger';
 
 const KNOWN_NAMES_KEY = 'mcpHost.secretNames';
@@ -24,6 +25,8 @@ export class SecretStore implements SecretResolver, vscode.Disposable {
     private readonly logger: Logger,
     /** Which servers use a secret, for the prompt. */
     private readonly usedBy: (name: string) => readonly string[],
+    /** The VS Code `inputs` entry a secret stands for (`${input:ID}` of an imported mcp.json): how to ask. */
+    private readonly input: (name: string) => ImportedInput | undefined = () => undefined,
   ) {
     this.subscription = storage.onDidChange((e) => this._onDidChange.fire(e.key));
   }
@@ -41,13 +44,20 @@ export class SecretStore implements SecretResolver, vscode.Disposable {
   /** Ask for a value and store it; undefined when the user cancels. */
   async ask(name: string): Promise<boolean> {
     const servers = this.usedBy(name);
-    const value = await vscode.window.showInputBox({
-      title: `MCP Host: secret "${name}"`,
-      prompt: `Value of \${secret:${name}}${servers.length ? `, used by ${servers.map((s) => `"${s}"`).join(', ')}` : ''}. It is kept in the editor's secret storage.`,
-      password: true,
-      ignoreFocusOut: true,
-      validateInput: (v) => (v ? undefined : 'Enter a value, or press Escape to cancel.'),
-    });
+    const input = this.input(name);
+    const usedBy = servers.length ? `, used by ${servers.map((s) => `"${s}"`).join(', ')}` : '';
+    const what = input ? `\${input:${name}} of ${input.source}` : `\${secret:${name}}`;
+    const prompt = `${input?.description ? `${input.description} — ` : ''}value of ${what}${usedBy}. It is kept in the editor's secret storage.`;
+    const value = input?.options?.length
+      ? await vscode.window.showQuickPick([...input.options], { title: `MCP Host: ${input.description ?? name}`, placeHolder: prompt, ignoreFocusOut: true })
+      : await vscode.window.showInputBox({
+          title: `MCP Host: ${input ? `input "${name}"` : `secret "${name}"`}`,
+          prompt,
+          password: input ? input.password : true,
+          value: input?.default,
+          ignoreFocusOut: true,
+          validateInput: (v) => (v ? undefined : 'Enter a value, or press Escape to cancel.'),
+        });
     if (!value) return false;
     await this.store(name, value);
     return true;

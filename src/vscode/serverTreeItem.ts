@@ -15,6 +15,8 @@ export function serverStateIcon(state: ConnectionState): vscode.ThemeIcon {
       return icon('sync~spin', COLOR.warn);
     case 'error':
       return icon('error', COLOR.error);
+    case 'needsSignIn':
+      return icon('account', COLOR.warn);
     case 'disabled':
       return icon('circle-slash', COLOR.dim);
     case 'untrusted':
@@ -39,6 +41,8 @@ export function serverDescription(node: ServerNode): string {
       return `restarting (attempt ${s.attempt})`;
     case 'error':
       return `error${notUsed}`;
+    case 'needsSignIn':
+      return `needs sign-in${notUsed}`;
     case 'disabled':
       return 'disabled';
     case 'untrusted':
@@ -64,25 +68,31 @@ export function serverTooltip(node: ServerNode): string {
     lines.push(`Error: ${escapeMarkdown(cut(node.failure, 800))}`, '');
     if (/secret "[^"]+" is not set/.test(node.failure)) lines.push('Set it with the command "MCP Host: Set Secret…".', '');
   }
+  if (node.needsSignIn) {
+    lines.push(`Needs sign-in${node.issuer ? ` with ${escapeMarkdown(node.issuer)}` : ''}. Use **Sign In** to open the sign-in page in your browser.`, '');
+  }
   if (node.restartReason !== undefined) lines.push(`Last failure: ${escapeMarkdown(cut(node.restartReason, 800))}`, '');
   if (node.state.kind === 'untrusted') lines.push('Not started because the workspace is not trusted. Trust the workspace to start MCP servers.', '');
+  if (node.settings.source) lines.push(`Imported from \`${node.settings.source}\` (\`mcpHost.import\`).`, '');
   lines.push('```text', ...describeTarget(node.settings).map((l) => l.replace(/`/g, "'")), '```', '');
   if (!node.usedByRole && node.settings.enabled) lines.push(`Not used by ${node.role ? `role **${escapeMarkdown(node.role)}**` : 'the active role'}.`);
   return lines.join('\n').trim();
 }
 
-export function serverContextValue(node: Pick<ServerNode, 'running' | 'canStart' | 'connected'>): string {
+export function serverContextValue(node: Pick<ServerNode, 'running' | 'canStart' | 'connected' | 'needsSignIn'> & { settings: Pick<ServerNode['settings'], 'type'> }): string {
   const tokens: string[] = [CONTEXT.server];
   if (node.running) tokens.push(CONTEXT.running);
   else if (node.canStart) tokens.push(CONTEXT.stopped);
   if (node.connected) tokens.push(CONTEXT.connected);
+  if (node.needsSignIn) tokens.push(CONTEXT.needsSignIn);
+  if (node.settings.type !== 'stdio') tokens.push(CONTEXT.remote);
   return tokens.join(' ');
 }
 
 export function serverItem(node: ServerNode): vscode.TreeItem {
   const item = new vscode.TreeItem(node.name, vscode.TreeItemCollapsibleState.Collapsed);
   item.id = `server:${node.name}`;
-  item.description = serverDescription(node);
+  item.description = node.settings.source ? `${serverDescription(node)} · ${node.settings.source}` : serverDescription(node);
   item.tooltip = markdown(serverTooltip(node));
   item.iconPath = serverStateIcon(node.state);
   item.contextValue = serverContextValue(node);

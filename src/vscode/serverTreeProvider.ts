@@ -2,8 +2,11 @@ import * as vscode from 'vscode';
 import type { HostSnapshot } from '../core/host/hostSnapshot';
 import type { McpHost } from '../core/host/mcpHost';
 import type { Event } from '../core/util/event';
+import { budgetTreeNode } from './budgetTreeNode';
+import { catalogChildren, catalogFolders } from './catalogTreeNodes';
 import { descriptionChangeNodes, eventNodes, eventToolNodes } from './eventTreeItems';
 import { toTreeItem } from './treeItems';
+import type { RoleToolMeasure } from './toolBudgetTally';
 import type { DetailNode, ServerNode, TreeNode } from './treeNodes';
 
 export const SERVERS_VIEW_ID = 'mcpHost.servers';
@@ -19,6 +22,8 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   constructor(
     private readonly host: () => McpHost,
     onDidChange: Event<void>,
+    /** The active role's tools and tokens, shown as the first row. */
+    private readonly budget?: () => RoleToolMeasure | undefined,
   ) {
     this.subscription = onDidChange(() => this.scheduleRefresh());
   }
@@ -36,7 +41,11 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
 
   getChildren(node?: TreeNode): TreeNode[] {
     const snapshot = this.host().snapshot();
-    if (!node) return snapshot.servers.map((s): ServerNode => ({ kind: 'server', role: snapshot.role, ...s }));
+    if (!node) {
+      const measure = this.budget?.();
+      const servers = snapshot.servers.map((s): ServerNode => ({ kind: 'server', role: snapshot.role, ...s }));
+      return measure && measure.tools > 0 ? [budgetTreeNode(measure), ...servers] : servers;
+    }
     switch (node.kind) {
       case 'server':
         return this.serverChildren(snapshot, node.name);
@@ -46,6 +55,8 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
         return eventToolNodes(node);
       case 'eventTool':
         return descriptionChangeNodes(node);
+      case 'catalog':
+        return catalogChildren(snapshot, node);
       default:
         return [];
     }
@@ -78,6 +89,16 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
           command: { command: 'workbench.trust.manage', title: 'Manage Workspace Trust' },
         }),
       );
+    } else if (server.needsSignIn) {
+      out.push(
+        detail('signIn', {
+          label: 'Sign In',
+          description: server.issuer ? `with ${server.issuer}` : undefined,
+          tooltip: `Open the sign-in page${server.issuer ? ` of ${server.issuer}` : ''} in your browser`,
+          icon: 'account',
+          command: { command: 'mcpHost.signIn', title: 'Sign In', arguments: [name] },
+        }),
+      );
     } else if (server.failure !== undefined) {
       out.push(detail('error', { label: 'Error', description: server.failure, tooltip: server.failure, icon: 'error' }));
     }
@@ -86,6 +107,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     if (tools.length === 0 && (server.connected || (server.canStart && server.failure === undefined))) {
       out.push(detail('noTools', { label: server.connected ? 'No tools' : 'No tools: not running', icon: 'info' }));
     }
+    out.push(...catalogFolders(snapshot, name));
     out.push({ kind: 'events', server: name, events: server.history });
     return out;
   }

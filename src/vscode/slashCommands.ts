@@ -2,7 +2,7 @@ import type { ServerView } from '../core/host/hostSnapshot';
 import { escapeMarkdown, firstLine } from './escapeMarkdown';
 
 /** The chat participant's slash commands and the markdown they answer with (pure, for tests). */
-export const SLASH_COMMANDS = ['role', 'tools', 'servers'] as const;
+export const SLASH_COMMANDS = ['role', 'tools', 'servers', 'resources', 'prompt'] as const;
 export type SlashCommand = (typeof SLASH_COMMANDS)[number];
 
 /** Argument of `/role` that selects "no role" (unless a role has that name). */
@@ -22,7 +22,11 @@ export interface ToolSummary {
   readonly description?: string;
 }
 
-export type ServerSummary = Pick<ServerView, 'name' | 'description' | 'connected' | 'usedByRole' | 'toolCount'>;
+export type ServerSummary = Pick<ServerView, 'name' | 'description' | 'connected' | 'usedByRole' | 'toolCount'> &
+  Partial<Pick<ServerView, 'needsSignIn'>> & {
+    /** `source`: the file an imported server comes from. */
+    readonly settings?: Pick<ServerView['settings'], 'source'>;
+  };
 
 export function roleLabel(role: string | undefined): string {
   return role ? `**${escapeMarkdown(role)}**` : '_no role_ (every enabled server, every tool)';
@@ -45,8 +49,9 @@ export function rolesMarkdown(roles: readonly RoleSummary[], active: string | un
   return lines.join('\n');
 }
 
-export function toolsMarkdown(role: string | undefined, tools: readonly ToolSummary[], notes: readonly string[] = []): string {
+export function toolsMarkdown(role: string | undefined, tools: readonly ToolSummary[], notes: readonly string[] = [], budget?: string): string {
   const lines = [`Tools of ${roleLabel(role)}: ${tools.length}`, ''];
+  if (budget) lines.push(`Budget: ${escapeMarkdown(budget)}`, '');
   if (tools.length) {
     lines.push('| Tool | Server | Confirmation | Description |', '| --- | --- | --- | --- |');
     for (const t of tools) {
@@ -64,13 +69,15 @@ export function serversMarkdown(role: string | undefined, servers: readonly Serv
   const lines = [`Servers (role: ${roleLabel(role)}):`, ''];
   if (!trusted) lines.push('⚠ This workspace is not trusted: MCP Host starts no servers until you trust it.', '');
   if (servers.length === 0) {
-    lines.push('No servers are configured. Add them under `mcpHost.servers` in the workspace settings.');
+    lines.push('No servers are configured. Add them under `mcpHost.servers` in the workspace settings, or in `.vscode/mcp.json` / `.mcp.json`.');
     return lines.join('\n');
   }
   for (const s of servers) {
     const used = s.usedByRole ? '' : ' — not used by this role';
     const tools = s.connected ? `, ${s.toolCount} tool${s.toolCount === 1 ? '' : 's'}` : '';
-    lines.push(`- \`${s.name}\`: ${escapeMarkdown(s.description)}${tools}${used}`);
+    const signIn = s.needsSignIn ? ' — use **Sign In** on it in the MCP Host view (or the command "MCP Host: Sign In")' : '';
+    const from = s.settings?.source ? ` (from \`${s.settings.source}\`)` : '';
+    lines.push(`- \`${s.name}\`${from}: ${escapeMarkdown(s.description)}${tools}${used}${signIn}`);
   }
   return lines.join('\n');
 }

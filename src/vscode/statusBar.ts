@@ -9,10 +9,10 @@ export interface StatusBarView {
   readonly warning: boolean;
 }
 
-/** `$(tools) MCP: support` or `$(tools) MCP: no role`; a warning look when a server of the role is in error. */
+/** `$(tools) MCP: support` or `$(tools) MCP: no role`; a warning look when a server of the role is in error or needs sign-in. */
 export function statusBarView(snapshot: Pick<HostSnapshot, 'role' | 'trusted' | 'servers'>): StatusBarView {
   const used = snapshot.servers.filter((s) => s.usedByRole);
-  const failing = used.filter((s) => s.failure !== undefined);
+  const failing = used.filter((s) => s.failure !== undefined || s.needsSignIn);
   const lines = [`MCP Host role: ${snapshot.role ?? '(no role)'} — click to switch`];
   if (!snapshot.trusted) lines.push('The workspace is not trusted: no MCP server is started.');
   for (const s of used) lines.push(`${s.name}: ${s.description}`);

@@ -7,7 +7,9 @@ import { CONTEXT, type ToolNode } from './treeNodes';
 export function toolDescription(node: ToolNode): string {
   if (node.exposedName === undefined) return `not loaded${node.problem ? `: ${firstLine(node.problem.message, 80)}` : ''}`;
   // A confirmation rule means nothing for a tool the role can never call.
-  const status = node.visible ? (node.rule === 'auto' ? 'auto' : 'asks') : `hidden for ${node.role ? `role ${node.role}` : 'the role'}`;
+  const status = node.visible
+    ? `${node.rule === 'auto' ? 'auto' : 'asks'}${node.argumentRules ? ' + rules' : ''}`
+    : `hidden for ${node.role ? `role ${node.role}` : 'the role'}`;
   const desc = firstLine(node.tool.description, 80);
   return `${status}${desc ? ` · ${desc}` : ''}`;
 }
@@ -27,6 +29,7 @@ export function toolTooltip(node: ToolNode): string {
         : 'Confirmation: asks before every call (the default; see mcpHost.confirm / mcpHost.autoApprove).',
       '',
     );
+    if (node.argumentRules) lines.push('Argument rules (mcpHost.rules, the role\'s rules) name this tool: depending on its arguments a call may be denied, ask, or run without asking.', '');
     lines.push(
       node.visible
         ? `Visible to ${node.role ? `role **${escapeMarkdown(node.role)}**` : 'the model (no role)'}.`

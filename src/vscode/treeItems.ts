@@ -1,4 +1,5 @@
 import type * as vscode from 'vscode';
+import { catalogItem } from './catalogTreeItems';
 import { detailItem, eventItem, eventsItem, eventToolItem } from './eventTreeItems';
 import { serverItem } from './serverTreeItem';
 import { toolItem } from './toolTreeItem';
@@ -18,5 +19,7 @@ export function toTreeItem(node: TreeNode): vscode.TreeItem {
       return eventToolItem(node);
     case 'detail':
       return detailItem(node);
+    default:
+      return catalogItem(node);
   }
 }

@@ -1,8 +1,37 @@
 import type * as vscode from 'vscode';
-import type { ChangedTool, ServerView, ToolsChangedEvent, ToolView } from '../core/host/hostSnapshot';
+import type { ChangedTool, PromptView, ResourceTemplateView, ResourceView, ServerView, ToolsChangedEvent, ToolView } from '../core/host/hostSnapshot';
 
 /** The nodes of the Servers view: plain data from the host's snapshot, turned into TreeItems by `toTreeItem`. */
-export type TreeNode = ServerNode | ToolNode | EventsNode | EventNode | EventToolNode | DetailNode;
+export type TreeNode = ServerNode | ToolNode | EventsNode | EventNode | EventToolNode | DetailNode | CatalogNode;
+
+/** A server's Resources and Prompts folders and what is in them (catalogTreeNodes.ts). */
+export type CatalogNode = CatalogFolderNode | ResourceNode | ResourceTemplateNode | PromptNode;
+
+export interface CatalogFolderNode {
+  readonly kind: 'catalog';
+  readonly server: string;
+  readonly section: 'resources' | 'prompts';
+  /** Resources and templates, or prompts, the server lists. */
+  readonly count: number;
+  /** Of those, what the active role may use. */
+  readonly visibleCount: number;
+  readonly role: string | undefined;
+}
+
+export interface ResourceNode extends ResourceView {
+  readonly kind: 'resource';
+  readonly role: string | undefined;
+}
+
+export interface ResourceTemplateNode extends ResourceTemplateView {
+  readonly kind: 'resourceTemplate';
+  readonly role: string | undefined;
+}
+
+export interface PromptNode extends PromptView {
+  readonly kind: 'prompt';
+  readonly role: string | undefined;
+}
 
 export interface ServerNode extends ServerView {
   readonly kind: 'server';
@@ -53,6 +82,16 @@ export const CONTEXT = {
   running: 'mcpServer.running',
   stopped: 'mcpServer.stopped',
   connected: 'mcpServer.connected',
+  /** Sign In applies. */
+  needsSignIn: 'mcpServer.needsSignIn',
+  /** An http/sse server: Sign Out applies. */
+  remote: 'mcpServer.remote',
   tool: 'mcpTool',
   callable: 'mcpTool.callable',
+  resource: 'mcpResource',
+  readable: 'mcpResource.readable',
+  template: 'mcpResourceTemplate',
+  templateReadable: 'mcpResourceTemplate.readable',
+  prompt: 'mcpPrompt',
+  usable: 'mcpPrompt.usable',
 } as const;

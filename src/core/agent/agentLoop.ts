@@ -1,10 +1,18 @@
 import type { ToolCallResult } from '../calls/toolRouter';
+import { describeProgress, throttleProgress, type ProgressListener } from '../mcp/callProgress';
 import type { ExposedTool } from '../tools/exposedTool';
-import type { AgentMessage, ModelStreamPart, ModelToolDefinition, ToolCallIntent, ToolRound } from './agentMessages';
+import type { AgentMessage, ModelStreamPart, ModelToolDefinition, ToolCallIntent, ToolResultMessagePart, ToolRound } from './agentMessages';
+import { RoundTools, type TokenCounter } from './roundTools';
+import type { TokenCountCache, ToolBudget } from './toolBudget';
+
+/** A call's progress reaches the user at most this often (its last step and task status changes always do). */
+const PROGRESS_INTERVAL_MS = 250;
 
 /** The model port: send messages and tools, stream back text and tool calls. */
 export interface ChatModelPort {
   send(messages: readonly AgentMessage[], tools: readonly ModelToolDefinition[], signal: AbortSignal): AsyncIterable<ModelStreamPart>;
+  /** The model's own tokenizer, for a role's `maxToolTokens` (vscode.lm: `countTokens`). */
+  readonly tokenCounter?: TokenCounter;
 }
 
 /** Where the loop reports to the user. */
@@ -15,14 +23,17 @@ export interface ResponseSink {
 
 /** The host side the loop needs: tools of the active role and the router. */
 export interface ToolHost {
-  snapshot(): { readonly exposed: readonly ExposedTool[] };
-  call(request: { name: string; args?: unknown; signal?: AbortSignal }): Promise<ToolCallResult>;
+  snapshot(): { readonly exposed: readonly ExposedTool[]; readonly toolBudget?: ToolBudget };
+  call(request: { name: string; args?: unknown; signal?: AbortSignal; onProgress?: ProgressListener }): Promise<ToolCallResult>;
 }
 
 export interface AgentRunResult {
   readonly rounds: readonly ToolRound[];
   readonly stopReason: 'done' | 'maxRounds' | 'cancelled';
 }
+
+/** VS Code refuses a request with more tools than this. */
+const DEFAULT_BUDGET: ToolBudget = { maxTools: 128 };
 
 /** Convert the role's registry entries into model tool definitions. */
 export function toModelTools(tools: readonly ExposedTool[]): ModelToolDefinition[] {
@@ -44,15 +55,20 @@ export class AgentLoop {
     private readonly host: ToolHost,
     private readonly sink: ResponseSink,
     private readonly maxRounds: number,
+    /** Counts shared across requests, so each definition is counted once per tokenizer. */
+    private readonly tokenCache?: TokenCountCache,
   ) {}
 
   async run(history: readonly AgentMessage[], signal: AbortSignal): Promise<AgentRunResult> {
     const messages: AgentMessage[] = [...history];
     const rounds: ToolRound[] = [];
+    const query = [...history].reverse().find((m) => m.role === 'user');
+    const budgeted = new RoundTools({ query: query?.role === 'user' ? query.text : '', counter: this.model.tokenCounter, cache: this.tokenCache });
     for (let round = 0; ; round++) {
       if (signal.aborted) return { rounds, stopReason: 'cancelled' };
       // Re-read every round: list_changed may have changed the role's tools meanwhile.
-      const tools = toModelTools(this.host.snapshot().exposed);
+      const snapshot = this.host.snapshot();
+      const { tools } = await budgeted.pick(toModelTools(snapshot.exposed), snapshot.toolBudget ?? DEFAULT_BUDGET);
       let text = '';
       const calls: ToolCallIntent[] = [];
       for await (const part of this.model.send(messages, tools, signal)) {
@@ -70,9 +86,14 @@ export class AgentLoop {
       }
       messages.push({ role: 'assistant', text, toolCalls: calls });
       const results = await Promise.all(
-        calls.map(async (call) => {
+        calls.map(async (call): Promise<ToolResultMessagePart> => {
+          if (budgeted.handles(call.name)) {
+            this.sink.progress('Searching tools…');
+            return { callId: call.callId, name: call.name, outcome: 'ok', parts: [{ type: 'text', text: budgeted.search(call.input).text }] };
+          }
           this.sink.progress(`Calling ${call.name}…`);
-          const r = await this.host.call({ name: call.name, args: call.input, signal });
+          const onProgress = throttleProgress((p) => this.sink.progress(`Calling ${call.name}… ${describeProgress(p)}`), PROGRESS_INTERVAL_MS);
+          const r = await this.host.call({ name: call.name, args: call.input, signal, onProgress });
           return { callId: call.callId, name: call.name, outcome: r.outcome, parts: r.parts };
         }),
       );

@@ -1,3 +1,4 @@
+import type { RuleHit } from '../policy/argumentRules';
 import type { ChangedTool } from '../tools/toolListDiff';
 
 export type CallOutcome = 'ok' | 'isError' | 'timeout' | 'cancelled' | 'denied' | 'notFound' | 'invalidArgs' | 'error';
@@ -20,6 +21,8 @@ export interface CallAuditRecord {
   /** Summary of what the model was given, at most 1 KB. */
   readonly result: string;
   readonly definitionHash: string | null;
+  /** The argument rule that decided the call: where it is written (with its index), its action, reason, any failure. */
+  readonly rule?: RuleHit;
 }
 
 export interface ToolsChangedAuditRecord {
@@ -31,4 +34,89 @@ export interface ToolsChangedAuditRecord {
   readonly changed: readonly ChangedTool[];
 }
 
-export type AuditRecord = CallAuditRecord | ToolsChangedAuditRecord;
+/** What a server asked the host for: a form or URL (elicitation), a model completion (sampling), the roots. */
+export type ServerRequestKind = 'elicitation' | 'sampling' | 'roots';
+
+/**
+ * accepted / declined / cancelled: the user's answer (roots: answered by the host); denied: the
+ * host's settings, trust or role refused without asking; invalid: the request or the answer broke
+ * the rules (an unsafe URL, content that fails the schema); error: asking or the model failed.
+ */
+export type ServerRequestOutcome = 'accepted' | 'declined' | 'cancelled' | 'denied' | 'invalid' | 'error';
+
+export interface ServerRequestAuditRecord {
+  readonly kind: ServerRequestKind;
+  readonly ts: string;
+  readonly role: string | null;
+  readonly server: string;
+  /** The server's tools with a call in flight when it asked (the request is part of that call). */
+  readonly duringCall: readonly string[];
+  /** What the server asked for (messages and texts summarized). */
+  readonly request: unknown;
+  /** What went back to the server: secret-looking fields redacted, texts summarized. */
+  readonly answer: unknown;
+  readonly outcome: ServerRequestOutcome;
+  /** Who decided: the user (a person, or the driver of `mcp-host session`) or the host's policy. */
+  readonly decidedBy: 'user' | 'policy';
+  readonly reason?: string;
+  readonly durationMs: number;
+}
+
+/** Sign-in and sign-out of a remote server (issue 11): never a token, code, verifier or secret. */
+export interface AuthAuditRecord {
+  readonly kind: 'auth';
+  readonly ts: string;
+  readonly server: string;
+  readonly event: 'signInStarted' | 'signInCompleted' | 'signInFailed' | 'signInCancelled' | 'signedOut';
+  /** The authorization server, once known. */
+  readonly issuer?: string;
+  /** The scope asked for (started) or granted (completed). */
+  readonly scope?: string;
+  /** A sign-in for a wider scope after a 403 insufficient_scope. */
+  readonly stepUp?: boolean;
+  /** Why a sign-in failed or was cancelled. */
+  readonly reason?: string;
+  /** Signed out: whether anything was stored. */
+  readonly hadCredentials?: boolean;
+}
+
+/** How a resource read or a prompt use ended. `notAllowed`: the active role may not (nothing was sent). */
+export type ContextOutcome = 'ok' | 'notAllowed' | 'notFound' | 'invalidArgs' | 'timeout' | 'cancelled' | 'error';
+
+/** Who a resource was read for: a person looking at it (tree, CLI) or a chat request that hands it to the model. */
+export type ReadPurpose = 'view' | 'chat';
+
+export interface ResourceAuditRecord {
+  readonly kind: 'resource';
+  readonly ts: string;
+  readonly role: string | null;
+  readonly server: string;
+  readonly uri: string;
+  readonly purpose: ReadPurpose;
+  readonly outcome: ContextOutcome;
+  readonly durationMs: number;
+  /** What came back (MIME types and sizes) or why nothing did, at most 1 KB. */
+  readonly result: string;
+}
+
+export interface PromptAuditRecord {
+  readonly kind: 'prompt';
+  readonly ts: string;
+  readonly role: string | null;
+  readonly server: string;
+  readonly prompt: string;
+  /** Redacted like tool arguments. */
+  readonly args: unknown;
+  readonly outcome: ContextOutcome;
+  readonly durationMs: number;
+  /** How many messages came back, or why none did, at most 1 KB. */
+  readonly result: string;
+}
+
+export type AuditRecord =
+  | CallAuditRecord
+  | ToolsChangedAuditRecord
+  | ServerRequestAuditRecord
+  | AuthAuditRecord
+  | ResourceAuditRecord
+  | PromptAuditRecord;

@@ -39,22 +39,50 @@ const scopeToken = z
   .string({ error: 'expected a scope (a string without spaces)' })
   .regex(/^[\x21\x23-\x5B\x5D-\x7E]+$/, { error: 'expected a scope (a string without spaces or quotes)' });
 
-export const OAuthSettingsSchema = z.strictObject(
-  {
-    clientId: nonEmptyString.optional(),
-    clientSecret: nonEmptyString.optional(),
-    clientMetadataUrl: nonEmptyString
-      .refine((s) => hasVariable(s) || isHttpsUrlWithPath(s), {
-        error: 'expected an https:// URL with a path (the client ID metadata document), e.g. "https://example.com/mcp-host-client.json"',
-      })
-      .optional(),
-    scopes: z.array(scopeToken, { error: 'expected an array of scopes, e.g. ["issues:read"]' }).optional(),
-    grant: z.enum(['authorization_code', 'client_credentials'], { error: 'expected "authorization_code" or "client_credentials"' }).optional(),
-    privateKey: nonEmptyString.optional(),
-    signingAlgorithm: z.enum(JWT_SIGNING_ALGORITHMS, { error: `expected one of ${JWT_SIGNING_ALGORITHMS.join(', ')}` }).optional(),
-  },
-  { error: 'expected an object' },
-);
+export const OAuthSettingsSchema = z
+  .strictObject(
+    {
+      clientId: nonEmptyString.optional().meta({
+        markdownDescription:
+          'A client registered in advance with the authorization server. Without it the host uses `clientMetadataUrl`, else registers itself (dynamic client registration).',
+      }),
+      clientSecret: nonEmptyString.optional().meta({
+        markdownDescription: "The pre-registered client's secret, e.g. `${secret:TRACKER_CLIENT_SECRET}`. Never shown in logs, errors or the audit.",
+      }),
+      clientMetadataUrl: nonEmptyString
+        .refine((s) => hasVariable(s) || isHttpsUrlWithPath(s), {
+          error: 'expected an https:// URL with a path (the client ID metadata document), e.g. "https://example.com/mcp-host-client.json"',
+        })
+        .optional()
+        .meta({ markdownDescription: 'An https:// URL of a client ID metadata document to use as the client ID, where the authorization server supports them.' }),
+      scopes: z
+        .array(scopeToken, { error: 'expected an array of scopes, e.g. ["issues:read"]' })
+        .optional()
+        .meta({ markdownDescription: "Scopes to ask for. Default: the scope of the server's `WWW-Authenticate` challenge, else its `scopes_supported`." }),
+      grant: z
+        .enum(['authorization_code', 'client_credentials'], { error: 'expected "authorization_code" or "client_credentials"' })
+        .optional()
+        .meta({
+          default: 'authorization_code',
+          enumDescriptions: [
+            'A person signs in in the browser (PKCE, loopback redirect).',
+            'Machine use (CI): the client authenticates with `clientSecret` or `privateKey`; never a browser.',
+          ],
+        }),
+      privateKey: nonEmptyString.optional().meta({
+        markdownDescription: 'For `client_credentials` with `private_key_jwt`: a PKCS#8 PEM private key, e.g. `${secret:TRACKER_KEY_PEM}`.',
+      }),
+      signingAlgorithm: z
+        .enum(JWT_SIGNING_ALGORITHMS, { error: `expected one of ${JWT_SIGNING_ALGORITHMS.join(', ')}` })
+        .optional()
+        .meta({ markdownDescription: "The JWS algorithm for `privateKey` (default: from the key's type)." }),
+    },
+    { error: 'expected an object' },
+  )
+  .meta({
+    markdownDescription:
+      'Sign-in with OAuth 2.1 as the MCP authorization specification describes. All optional: without it a server that answers 401 still gets a **Sign In** (dynamic registration). Tokens are kept in the editor\'s secret storage (the CLI: a 0600 file).',
+  });
 
 function isHttpsUrlWithPath(s: string): boolean {
   try {

@@ -11,11 +11,15 @@ export class SignInRequiredError extends Error {
     readonly serverUrl: string,
     /** The authorization server the server names, when discovery got that far. */
     readonly issuer?: string,
+    /** A step-up: the token is valid but too narrow; the scope the server asked for. */
+    readonly stepUp?: { readonly scope?: string },
   ) {
     super(
-      issuer
-        ? `${serverUrl} needs you to sign in with ${issuer}`
-        : `${serverUrl} needs you to sign in`,
+      stepUp
+        ? `${serverUrl} asks for additional permission${stepUp.scope ? ` (scope "${stepUp.scope}")` : ''}: sign in again${issuer ? ` with ${issuer}` : ''}`
+        : issuer
+          ? `${serverUrl} needs you to sign in with ${issuer}`
+          : `${serverUrl} needs you to sign in`,
     );
     this.name = 'SignInRequiredError';
   }

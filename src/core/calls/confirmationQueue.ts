@@ -1,3 +1,4 @@
+import type { RuleHit } from '../policy/argumentRules';
 import type { SessionApprovals } from '../policy/sessionApprovals';
 import type { RegistryEntry } from '../tools/toolRegistry';
 import { errorText } from '../util/errorText';
@@ -18,11 +19,11 @@ export class ConfirmationQueue {
     private readonly logger: Logger,
   ) {}
 
-  ask(entry: RegistryEntry, args: Record<string, unknown>, role: string | undefined, signal?: AbortSignal): Promise<ConfirmationAnswer> {
+  ask(entry: RegistryEntry, args: Record<string, unknown>, role: string | undefined, signal?: AbortSignal, rule?: RuleHit): Promise<ConfirmationAnswer> {
     const ask = async (): Promise<ConfirmationAnswer> => {
       if (signal?.aborted) return 'deny';
       // A second call of the same tool may have been allowed for the session while this one waited.
-      if (this.approvals.has(role, entry.server, entry.tool.name)) return 'session';
+      if (!rule && this.approvals.has(role, entry.server, entry.tool.name)) return 'session';
       try {
         const request: ConfirmationRequest = {
           role,
@@ -33,6 +34,7 @@ export class ConfirmationQueue {
           description: entry.tool.description,
           args,
           annotations: entry.tool.annotations,
+          ...(rule ? { rule } : {}),
         };
         return await untilAborted(this.confirmer.confirm(request, signal), signal);
       } catch (e) {

@@ -1,4 +1,5 @@
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { RuleHit } from '../policy/argumentRules';
 
 export interface ConfirmationRequest {
   readonly role?: string;
@@ -11,6 +12,11 @@ export interface ConfirmationRequest {
   readonly args: Record<string, unknown>;
   /** The server's own claims about the tool; shown, never trusted. */
   readonly annotations?: ToolAnnotations;
+  /**
+   * The argument rule that makes this call ask (its `reason` and where it is written). Such a
+   * question is about these arguments only: "for this session" is not offered, and not honoured.
+   */
+  readonly rule?: RuleHit;
 }
 
 /** allow once, allow for the session (per role and tool), or deny. */

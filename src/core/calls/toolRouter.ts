@@ -8,10 +8,13 @@ import { ServerUnavailableError } from '../mcp/serverConnection';
 import type { ServerFleet } from '../mcp/serverFleet';
 import { CallTimeoutError, ConnectionLostError } from '../mcp/toolCall';
 import type { ActivePolicies } from '../policy/activePolicies';
+import type { RuleHit } from '../policy/argumentRules';
 import type { RegistryEntry, ToolRegistry } from '../tools/toolRegistry';
 import { errorText } from '../util/errorText';
 import type { Logger } from '../util/logger';
+import type { ProgressListener } from '../mcp/callProgress';
 import { ArgumentValidator } from './argumentValidator';
+import { callProgressReport, timeoutText } from './callProgressReport';
 import { parseCallArguments } from './callArguments';
 import { ConfirmationQueue } from './confirmationQueue';
 import type { Confirmer } from './confirmer';
@@ -26,6 +29,8 @@ export interface ToolCallRequest {
   readonly args?: unknown;
   /** The caller's Stop. */
   readonly signal?: AbortSignal;
+  /** Progress and task status of the call, as the server reports them (also logged). */
+  readonly onProgress?: ProgressListener;
 }
 
 export interface ToolCallResult {
@@ -42,6 +47,8 @@ export interface ToolCallResult {
   /** What goes back to the model. */
   readonly parts: readonly ModelPart[];
   readonly modelText: string;
+  /** The argument rule that decided the call (denied, asked, or allowed it), if any. */
+  readonly rule?: RuleHit;
 }
 
 export interface ToolRouterOptions {
@@ -81,7 +88,7 @@ export class ToolRouter {
     const { registry, servers, policies } = this.options;
     const policy = policies.current;
     const entry = registry.lookup(request.name);
-    const base = { name: request.name, started, role: policy.roleName };
+    const base: CallBase = { name: request.name, started, role: policy.roleName };
 
     // Outside the role is answered exactly like an unknown name.
     if (!entry || !policy.allows(entry.server, entry.tool.name)) {
@@ -108,20 +115,26 @@ export class ToolRouter {
     const server = entry.server;
     const tool = entry.tool.name;
     const approvals = policies.approvals;
-    if (policy.rule(server, tool) === 'auto') confirmedBy = 'policy';
-    else if (approvals.has(policy.roleName, server, tool)) confirmedBy = 'session';
+    // Argument rules (mcpHost.rules, the role's rules): deny > confirm > allow > autoApprove/confirm.
+    const ruling = policy.argumentRules.judge(server, tool, args);
+    base.rule = ruling.rule;
+    if (ruling.action === 'deny') return this.finish(base, entry, args, { outcome: 'denied', text: ruleDeniedText(entry, ruling.rule!) });
+    const ruleAsks = ruling.action === 'confirm'; // asks every time: no session approval, no autoApprove
+    if (ruling.action === 'allow' || (!ruleAsks && policy.rule(server, tool) === 'auto')) confirmedBy = 'policy';
+    else if (!ruleAsks && approvals.has(policy.roleName, server, tool)) confirmedBy = 'session';
     else if (policy.assumeYes) confirmedBy = 'flag';
     else {
-      const answer = await this.confirmations.ask(entry, args, policy.roleName, request.signal);
+      const answer = await this.confirmations.ask(entry, args, policy.roleName, request.signal, ruleAsks ? ruling.rule : undefined);
       if (request.signal?.aborted) return this.finish(base, entry, args, { outcome: 'cancelled', text: cancelledText(entry) });
       if (answer === 'deny') {
         return this.finish(base, entry, args, {
           outcome: 'denied',
-          text: `The user denied the call to tool "${entry.name}". Do not call it again unless the user asks for it.`,
+          text: `The user denied the call to tool "${entry.name}"${ruleAsks ? ` (asked because of ${ruleLabel(ruling.rule!)})` : ''}. Do not call it again unless the user asks for it.`,
         });
       }
-      if (answer === 'session') approvals.add(policy.roleName, server, tool);
-      confirmedBy = answer === 'session' ? 'session' : 'user';
+      const forSession = answer === 'session' && !ruleAsks;
+      if (forSession) approvals.add(policy.roleName, server, tool);
+      confirmedBy = forSession ? 'session' : 'user';
     }
 
     const connection = servers.get(server);
@@ -133,15 +146,12 @@ export class ToolRouter {
     const timeoutMs = policy.timeoutFor(server);
     let raw: Record<string, unknown>;
     try {
-      raw = await connection.callTool(tool, args, { timeoutMs, signal: request.signal });
+      const onProgress = callProgressReport(this.options.logger, entry.name, (t) => this.redactor.text(t), request.onProgress);
+      raw = await connection.callTool(tool, args, { timeoutMs, signal: request.signal, onProgress, ...policy.progressFor(server) });
     } catch (e) {
       if (request.signal?.aborted) return this.finish(base, entry, args, { outcome: 'cancelled', text: cancelledText(entry), confirmedBy });
       if (e instanceof CallTimeoutError) {
-        return this.finish(base, entry, args, {
-          outcome: 'timeout',
-          text: `Tool "${entry.name}" timed out after ${e.timeoutMs} ms; the server was told to cancel it. Try something else or ask the user.`,
-          confirmedBy,
-        });
+        return this.finish(base, entry, args, { outcome: 'timeout', text: timeoutText(entry.name, e), confirmedBy });
       }
       let reason = errorText(e);
       if (e instanceof ConnectionLostError) {
@@ -173,7 +183,7 @@ export class ToolRouter {
   }
 
   private async finish(
-    base: { name: string; started: number; role: string | undefined },
+    base: CallBase,
     entry: RegistryEntry | undefined,
     args: unknown,
     r: {
@@ -207,6 +217,7 @@ export class ToolRouter {
       structuredContent: r.structuredContent,
       parts,
       modelText,
+      ...(base.rule ? { rule: base.rule } : {}),
     };
     // The record is written before the result is returned.
     await this.options.audit.record({
@@ -223,10 +234,26 @@ export class ToolRouter {
       confirmedBy: result.confirmedBy,
       result: summarize(modelText),
       definitionHash: entry?.definitionHash ?? null,
+      ...(base.rule ? { rule: base.rule } : {}),
     });
     this.options.logger.info(`call ${base.name} → ${r.outcome} in ${durationMs} ms${result.confirmedBy ? ` (confirmed by ${result.confirmedBy})` : ''}`);
     return result;
   }
+}
+
+interface CallBase {
+  readonly name: string;
+  readonly started: number;
+  readonly role: string | undefined;
+  rule?: RuleHit;
+}
+
+function ruleLabel(rule: RuleHit): string {
+  return `rule ${rule.setting}: ${rule.reason}${rule.error ? ` — ${rule.error}` : ''}`;
+}
+
+function ruleDeniedText(entry: RegistryEntry, rule: RuleHit): string {
+  return `The call to tool "${entry.name}" was refused by the host's policy (${ruleLabel(rule)}). The server was not called. Do not retry it with the same arguments; tell the user if it is needed.`;
 }
 
 function invalidArgsText(entry: RegistryEntry, errors: readonly string[]): string {

@@ -4,16 +4,27 @@ import type { ServerConnection, ToolDefinitionProblem } from '../mcp/serverConne
 import type { TransportKind } from '../mcp/serverTransport';
 import type { PolicySet } from '../policy/activePolicies';
 import type { ConfirmationRule } from '../policy/confirmationPolicy';
-import type { HostSettings, RoleSettings, ServerSettings } from '../settings/hostSettings';
+import type { HostSettings, RoleSettings, ServerSettings, ToolBudgetSettings } from '../settings/hostSettings';
 import type { NamingProblem } from '../tools/assignToolNames';
 import type { ExposedTool } from '../tools/exposedTool';
 import type { RegistryEntry, ToolsChangedEvent } from '../tools/toolRegistry';
+import {
+  catalogFacts,
+  promptViews,
+  resourceViews,
+  templateViews,
+  type CatalogFacts,
+  type PromptView,
+  type ResourceTemplateView,
+  type ResourceView,
+} from './catalogViews';
 
 export type { ConnectionState, ServerInfo } from '../mcp/connectionState';
 export type { NamingProblem } from '../tools/assignToolNames';
 export type { ExposedTool } from '../tools/exposedTool';
 export type { ToolsChangedEvent } from '../tools/toolRegistry';
 export type { ChangedTool } from '../tools/toolListDiff';
+export type { PromptView, ResourceTemplateView, ResourceView } from './catalogViews';
 
 /** One configured server as every view shows it. */
 export interface ServerView {
@@ -36,6 +47,9 @@ export interface ServerView {
   readonly info?: ServerInfo;
   /** The error of a failed server. */
   readonly failure?: string;
+  /** Waits for a person to sign in (Sign In applies); `issuer` is the authorization server it names. */
+  readonly needsSignIn: boolean;
+  readonly issuer?: string;
   /** Why it is being restarted, while it is. */
   readonly restartReason?: string;
   /** Tools the server lists (while it holds tools: connected or restarting). */
@@ -45,6 +59,8 @@ export interface ServerView {
   readonly pid?: number;
   /** How the connection is carried, after any fallback (Streamable HTTP or SSE). */
   readonly transport?: TransportKind;
+  /** The MCP session id of a Streamable HTTP connection. */
+  readonly sessionId?: string;
   /** Tool-list changes, newest first. */
   readonly history: readonly ToolsChangedEvent[];
 }
@@ -58,6 +74,8 @@ export interface ToolView {
   /** The active role may see and call it. */
   readonly visible: boolean;
   readonly rule: ConfirmationRule;
+  /** Argument rules name this tool: depending on a call's arguments it may be denied or ask. */
+  readonly argumentRules?: boolean;
   readonly definitionHash?: string;
   /** Why it is not loaded under a name of its own. */
   readonly problem?: NamingProblem;
@@ -71,14 +89,17 @@ export interface ConnectionFacts {
   readonly tools: readonly Tool[];
   readonly pid?: number;
   readonly transportKind?: TransportKind;
+  readonly sessionId?: string;
   readonly history: readonly ToolsChangedEvent[];
   /** Tools of the last discovery that were dropped or loaded without a malformed part. */
   readonly toolProblems?: readonly ToolDefinitionProblem[];
+  /** Resources, templates and prompts. */
+  readonly catalog?: CatalogFacts;
 }
 
 export function connectionFacts(c: ServerConnection, history: readonly ToolsChangedEvent[]): ConnectionFacts {
-  const { name, settings, state, tools, pid, transportKind, toolProblems } = c;
-  return { name, settings, state, tools, pid, transportKind, history: [...history], toolProblems };
+  const { name, settings, state, tools, pid, transportKind, sessionId, toolProblems } = c;
+  return { name, settings, state, tools, pid, transportKind, sessionId, history: [...history], toolProblems, catalog: catalogFacts(c) };
 }
 
 export interface SnapshotSources {
@@ -133,6 +154,7 @@ export class HostSnapshot {
       const s = c.state;
       const failure = ConnectionState.failure(s);
       const restartReason = ConnectionState.restartReason(s);
+      const issuer = ConnectionState.signInIssuer(s);
       return {
         name: c.name,
         settings: c.settings,
@@ -145,11 +167,14 @@ export class HostSnapshot {
         canStart: ConnectionState.canStart(s),
         ...(ConnectionState.isConnected(s) ? { info: s.info } : {}),
         ...(failure !== undefined ? { failure } : {}),
+        needsSignIn: ConnectionState.needsSignIn(s),
+        ...(issuer !== undefined ? { issuer } : {}),
         ...(restartReason !== undefined ? { restartReason } : {}),
         toolCount: ConnectionState.hasTools(s) ? c.tools.length : 0,
         visibleToolCount: visible.get(c.name) ?? 0,
         ...(c.pid !== undefined && ConnectionState.isRunning(s) ? { pid: c.pid } : {}),
         ...(c.transportKind && ConnectionState.isConnected(s) ? { transport: c.transportKind } : {}),
+        ...(c.sessionId && ConnectionState.isConnected(s) ? { sessionId: c.sessionId } : {}),
         history: c.history,
       };
     }));
@@ -184,9 +209,49 @@ export class HostSnapshot {
     return t ? this.view(server, t) : undefined;
   }
 
+  /** How many tool definitions (and tokens) one model request of the active role may carry. */
+  get toolBudget(): ToolBudgetSettings {
+    return this.src.policies.toolBudget;
+  }
+
   /** Whether the active role may see a tool of this name, whether or not the server lists it now. */
   allows(server: string, tool: string): boolean {
     return this.src.policies.allows(server, tool);
+  }
+
+  /** The resources a server lists (role-visible or not); `visibleResources()` for the role's across servers. */
+  resources(server: string): readonly ResourceView[] {
+    return resourceViews(server, this.facts(server)?.catalog, this.src.policies);
+  }
+
+  resourceTemplates(server: string): readonly ResourceTemplateView[] {
+    return templateViews(server, this.facts(server)?.catalog, this.src.policies);
+  }
+
+  prompts(server: string): readonly PromptView[] {
+    return promptViews(server, this.facts(server)?.catalog, this.src.policies);
+  }
+
+  /** Every resource, template and prompt the active role may use, server by server. */
+  visibleResources(): readonly ResourceView[] {
+    return this.src.connections.flatMap((c) => this.resources(c.name).filter((r) => r.visible));
+  }
+
+  visibleResourceTemplates(): readonly ResourceTemplateView[] {
+    return this.src.connections.flatMap((c) => this.resourceTemplates(c.name).filter((r) => r.visible));
+  }
+
+  visiblePrompts(): readonly PromptView[] {
+    return this.src.connections.flatMap((c) => this.prompts(c.name).filter((r) => r.visible));
+  }
+
+  /** Whether the active role may read this resource / use this prompt, listed or not. */
+  allowsResource(server: string, uri: string): boolean {
+    return this.src.policies.allowsResource(server, uri);
+  }
+
+  allowsPrompt(server: string, prompt: string): boolean {
+    return this.src.policies.allowsPrompt(server, prompt);
   }
 
   /** Why tools are not loaded under names of their own (or loaded without a malformed part). */
@@ -201,6 +266,11 @@ export class HostSnapshot {
     ]);
   }
 
+  private facts(server: string): ConnectionFacts | undefined {
+    const c = this.src.connections.find((x) => x.name === server);
+    return c && ConnectionState.isConnected(c.state) ? c : undefined;
+  }
+
   private view(server: string, listed: Tool): ToolView {
     const entry = this.entry(server, listed.name);
     const p = this.src.policies;
@@ -209,7 +279,8 @@ export class HostSnapshot {
       const problem = this.src.problems.find((x) => x.server === server && x.tool === listed.name);
       return { server, tool: listed, visible: false, rule: 'ask', ...(problem ? { problem } : {}) };
     }
-    return { server, tool: entry.tool, exposedName: entry.name, visible, rule: p.rule(server, listed.name), definitionHash: entry.definitionHash };
+    const ruled = p.argumentRules.covers(server, listed.name) ? { argumentRules: true } : {};
+    return { server, tool: entry.tool, exposedName: entry.name, visible, rule: p.rule(server, listed.name), ...ruled, definitionHash: entry.definitionHash };
   }
 
   private entry(server: string, tool: string): RegistryEntry | undefined {

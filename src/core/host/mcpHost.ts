@@ -2,24 +2,27 @@ import { AuditLog } from '../audit/auditLog';
 import type { AuditRecord } from '../audit/auditRecord';
 import { resolveAuditPath } from '../audit/resolveAuditPath';
 import { ToolRouter, type ToolCallRequest, type ToolCallResult } from '../calls/toolRouter';
-import { defaultTransportFactory } from '../mcp/defaultTransportFactory';
+import { createDefaultTransportFactory } from '../mcp/defaultTransportFactory';
 import { ServerFleet, type ServerControl, type ServerStateEvent } from '../mcp/serverFleet';
 import { ActivePolicies } from '../policy/activePolicies';
+import { ServerRequests } from '../requests/serverRequests';
 import type { HostSettings } from '../settings/hostSettings';
-import { resolveServerSettings } from '../settings/resolveServerSettings';
 import { recordToolListChange } from '../tools/toolListLog';
 import { ToolRegistry, type ToolsChangedEvent } from '../tools/toolRegistry';
 import { DisposableStore, Emitter, type Event } from '../util/event';
 import { nullLogger } from '../util/logger';
+import { HostCatalog } from './hostCatalog';
 import { connectionFacts, HostSnapshot } from './hostSnapshot';
+import { createHostSignIn, createRemoteAuth, serverResolver, type SignInControl } from './hostAuth';
 import { CLIENT_INFO, type McpHostOptions } from './mcpHostOptions';
 
 export type { ServerStateEvent } from '../mcp/serverFleet';
 export type { McpHostOptions } from './mcpHostOptions';
 
 /**
- * The MCP host, editor-free: settings in; a snapshot of servers and tools, events, `call()` and
- * lifecycle out. It composes the server fleet, the tool registry, the policies and the router.
+ * The MCP host, editor-free: settings in; a snapshot of servers, tools, resources and prompts, events,
+ * `call()`, `catalog` (read resources, use prompts) and lifecycle out. It composes the server fleet,
+ * the tool registry, the policies, the router and the catalog.
  */
 export class McpHost {
   private readonly store = new DisposableStore();
@@ -33,6 +36,9 @@ export class McpHost {
   readonly onDidRecord: Event<AuditRecord>;
   /** Start, stop or restart one server, or refresh tools (commands of the tree and the CLI). */
   readonly servers: ServerControl;
+  /** Sign in to / out of remote servers that use OAuth (issue 11). */
+  readonly auth: SignInControl;
+  readonly catalog: HostCatalog;
 
   private _settings: HostSettings;
   private trusted: boolean;
@@ -48,26 +54,32 @@ export class McpHost {
     const logger = options.logger ?? nullLogger;
     this._settings = options.settings;
     this.trusted = options.trusted ?? true;
-    this.policies = new ActivePolicies(options.settings, { role: options.role, timeoutMs: options.timeoutOverrideMs, assumeYes: options.assumeYes }, logger);
+    this.policies = new ActivePolicies(options.settings, { role: options.role, timeoutMs: options.timeoutOverrideMs, assumeYes: options.assumeYes, workspaceFolder: options.workspaceFolder }, logger);
     this.audit = new AuditLog(options.auditSinks ?? [], logger);
     this.audit.useFile(this.auditFile());
     this.onDidRecord = this.audit.onDidRecord;
+    const requests = this.store.add(new ServerRequests(options.serverRequests, { policies: this.policies, trusted: () => this.trusted, audit: this.audit, logger, workspaceFolder: options.workspaceFolder }));
     this.registry = new ToolRegistry(options.settings.toolNames, options.settings.servers.map((s) => s.name));
+    const remote = this.store.add(createRemoteAuth(options));
     this.fleet = new ServerFleet(options.settings.servers, {
-      resolve: (s) => resolveServerSettings(s, { workspaceFolder: options.workspaceFolder, env: options.env ?? process.env, secrets: options.secrets }),
-      transports: options.transports ?? defaultTransportFactory,
+      resolve: serverResolver(options),
+      transports: options.transports ?? createDefaultTransportFactory(remote),
       logger,
       clientInfo: options.clientInfo ?? CLIENT_INFO,
+      features: requests.features,
+      calls: requests.calls,
       backoff: options.backoff,
+      logLevel: options.logLevel,
       trusted: () => this.trusted,
       wanted: (s) => this.policies.current.usesServer(s.name),
       maxMessageBytes: () => this._settings.maxMessageBytes,
     });
+    this.auth = this.store.add(createHostSignIn(options, { remote, servers: this.fleet, logger, audit: this.audit }));
     this.router = new ToolRouter({ registry: this.registry, servers: this.fleet, policies: this.policies, confirmer: options.confirmer, audit: this.audit, logger });
+    this.catalog = new HostCatalog({ servers: this.fleet, policies: this.policies, audit: this.audit, logger });
     // The host listens first, so whoever listens to the events below reads a fresh snapshot.
-    this.store.add(this.registry.onDidChange(() => this.changed()));
+    for (const e of [this.registry.onDidChange, this.fleet.onDidChangeState, this.fleet.onDidChangeCatalogs]) this.store.add(e(() => this.changed()));
     this.store.add(this.registry.onDidChangeToolList((e) => recordToolListChange(logger, this.audit, e)));
-    this.store.add(this.fleet.onDidChangeState(() => this.changed()));
     this.store.add(this.fleet.onDidChangeTools((e) => (e.tools ? this.registry.setServerTools(e.server, e.tools) : this.registry.removeServer(e.server, !e.removed))));
     this.onDidChangeServerState = this.fleet.onDidChangeState;
     this.onDidChangeToolList = this.registry.onDidChangeToolList;

@@ -1,8 +1,11 @@
 import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
 import type { AuditSink } from '../audit/auditLog';
+import type { CredentialStore } from '../auth/credentialStore';
 import type { Confirmer } from '../calls/confirmer';
 import type { BackoffPolicy } from '../mcp/restartBackoff';
+import type { LogLevelSource } from '../mcp/serverLogLevel';
 import type { TransportFactory } from '../mcp/serverTransport';
+import type { ServerRequestPorts } from '../requests/serverRequests';
 import type { HostSettings } from '../settings/hostSettings';
 import type { SecretResolver } from '../settings/resolveServerSettings';
 import type { Logger } from '../util/logger';
@@ -31,7 +34,17 @@ export interface McpHostOptions {
   readonly assumeYes?: boolean;
   readonly clientInfo?: Implementation;
   readonly backoff?: BackoffPolicy;
-  /** How servers are reached; real processes and HTTP unless a test says otherwise. */
+  /** Servers' `logging/setLevel` follows it (the output channel's level; the CLI's --verbose). */
+  readonly logLevel?: LogLevelSource;
+  /** How servers are reached; real processes and HTTP (with OAuth) unless a test says otherwise. */
   readonly transports?: TransportFactory;
+  /** How servers' questions (elicitation), sampling and roots requests are answered; none: not offered. */
+  readonly serverRequests?: ServerRequestPorts;
+  /** Where OAuth tokens and client registrations are kept (editor: SecretStorage, CLI: a 0600 file); default: memory. */
+  readonly credentials?: CredentialStore;
+  /** Opens a sign-in page in the user's browser (only https:, or http: on loopback, reach it). Without it sign-in fails. */
+  readonly openUrl?: (url: URL) => Promise<void>;
+  /** How long a sign-in waits for the browser (default 5 minutes). */
+  readonly signInTimeoutMs?: number;
 }
 

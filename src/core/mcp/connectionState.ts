@@ -21,6 +21,11 @@ export type ConnectionState =
   | { readonly kind: 'connected'; readonly info: ServerInfo }
   | { readonly kind: 'restarting'; readonly attempt: number; readonly delayMs: number; readonly reason: string }
   | { readonly kind: 'error'; readonly message: string }
+  /**
+   * The server answered 401 with the MCP authorization flow and nothing stored lets the host in
+   * silently: a person must sign in (issue 11). Not an error, not retried by itself.
+   */
+  | { readonly kind: 'needsSignIn'; readonly issuer?: string; readonly message: string }
   | { readonly kind: 'stopped' };
 
 export type ConnectionStateKind = ConnectionState['kind'];
@@ -58,12 +63,23 @@ export namespace ConnectionState {
 
   /** A person may start it now (Start applies): not running, not disabled, not held back by trust. */
   export function canStart(s: ConnectionState): boolean {
-    return s.kind === 'idle' || s.kind === 'stopped' || s.kind === 'error';
+    return s.kind === 'idle' || s.kind === 'stopped' || s.kind === 'error' || s.kind === 'needsSignIn';
+  }
+
+  /** Waits for a person to sign in (Sign In applies); its tools are not offered. */
+  export function needsSignIn(s: ConnectionState): s is Extract<ConnectionState, { kind: 'needsSignIn' }> {
+    return s.kind === 'needsSignIn';
+  }
+
+  /** The authorization server a server waiting for sign-in names, when discovery got that far. */
+  export function signInIssuer(s: ConnectionState): string | undefined {
+    return s.kind === 'needsSignIn' ? s.issuer : undefined;
   }
 
   /**
    * At rest without a failure: never started, stopped, or held back by trust. The host starts such
-   * a server when the role wants it; a failed one waits for a person (or a settings change).
+   * a server when the role wants it; a failed one, or one waiting for sign-in, waits for a person
+   * (or a settings change): no restart loop against a server that refuses us.
    */
   export function startsWhenWanted(s: ConnectionState): boolean {
     return s.kind === 'idle' || s.kind === 'stopped' || s.kind === 'untrusted';
@@ -71,7 +87,7 @@ export namespace ConnectionState {
 
   /** Holds a connection, a pending restart or a failure that stopping clears (role no longer wants it). */
   export function needsStop(s: ConnectionState): boolean {
-    return isRunning(s) || s.kind === 'error';
+    return isRunning(s) || s.kind === 'error' || s.kind === 'needsSignIn';
   }
 
   /** The error of a failed server. */
@@ -103,6 +119,8 @@ export namespace ConnectionState {
         return `restarting in ${Math.round(s.delayMs / 100) / 10} s (attempt ${s.attempt}): ${s.reason}`;
       case 'error':
         return `error: ${s.message}`;
+      case 'needsSignIn':
+        return s.issuer ? `not signed in (sign in with ${s.issuer})` : 'not signed in (sign-in needed)';
       case 'stopped':
         return 'stopped';
     }

@@ -2,7 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { SecretRedactor } from '../audit/secretRedactor';
 import { checkToolDefinitions, type ToolDefinitionProblem } from './checkToolDefinitions';
-import { AnyObjectSchema } from './toolCall';
+import { AnyObjectSchema } from './anyObjectSchema';
 
 /** Guards against a server whose cursors never end. */
 export const MAX_TOOL_PAGES = 1000;
@@ -54,4 +54,10 @@ export async function discoverTools(client: Client, timeoutMs: number, redactor:
   if (!client.getServerCapabilities()?.tools) return { tools: [], problems: [] };
   const listed = await listAllTools(client, { timeoutMs });
   return { tools: redactor.deep(listed.tools), problems: listed.problems.map((p) => ({ ...p, message: redactor.text(p.message) })) };
+}
+
+/** The problems of `now` that `before` did not have: each is logged once, not again at every refresh. */
+export function newProblems(before: readonly ToolDefinitionProblem[], now: readonly ToolDefinitionProblem[]): ToolDefinitionProblem[] {
+  const known = new Set(before.map((p) => p.message));
+  return now.filter((p) => !known.has(p.message));
 }

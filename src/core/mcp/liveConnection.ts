@@ -1,4 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Disposable } from '../util/event';
 import type { ServerTransport } from './serverTransport';
 import { LivenessWatch } from './socketWatch';
@@ -27,10 +28,10 @@ export class LiveConnection {
     this.context = { closed: () => this.ended, url };
   }
 
-  /** `tools/call` on this connection (see sendToolCall); a server that cannot be reached is lost. */
-  async callTool(tool: string, args: Record<string, unknown>, options: ToolCallOptions): Promise<Record<string, unknown>> {
+  /** `tools/call` of `name` (defined as `tool`) on this connection (see sendToolCall); a server that cannot be reached is lost. */
+  async callTool(tool: Tool | undefined, name: string, args: Record<string, unknown>, options: ToolCallOptions): Promise<Record<string, unknown>> {
     try {
-      return await sendToolCall(this.client, tool, args, options, this.context);
+      return await sendToolCall(this.client, tool, name, args, options, this.context);
     } catch (e) {
       if (e instanceof ServerUnreachableError) this.lost(e.message);
       throw e;

@@ -1,5 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { SecretRedactor } from '../audit/secretRedactor';
+import { SignInRequiredError } from '../auth/signInRequiredError';
 import { DEFAULTS, type ServerSettings } from '../settings/hostSettings';
 import { errorText } from '../util/errorText';
 import { Emitter } from '../util/event';
@@ -7,13 +8,15 @@ import type { ToolDefinitionProblem } from './checkToolDefinitions';
 import { wireNotifications } from './clientNotifications';
 import { CoalescedRefresh } from './coalescedRefresh';
 import { ConnectionState, whenStateSettles, type ServerInfo } from './connectionState';
-import { discoverTools } from './listAllTools';
+import { discoverTools, newProblems } from './listAllTools';
 import { LiveConnection } from './liveConnection';
 import { openClient } from './openClient';
 import { RestartSchedule } from './restartBackoff';
+import { ServerCatalogs } from './serverCatalogs';
 import type { ServerConnectionOptions } from './serverConnectionOptions';
 import type { ServerTransport, TransportKind } from './serverTransport';
 import { StderrTail, describeClose, describeStartFailure } from './startFailure';
+import type { ProgressCallOptions } from './progressToolCall';
 import type { ToolCallOptions } from './toolCall';
 
 export type { ServerConnectionOptions } from './serverConnectionOptions';
@@ -49,6 +52,8 @@ export class ServerConnection {
   private readonly redactor: SecretRedactor;
   private readonly stderr: StderrTail;
   private startPromise?: Promise<void>;
+  /** Resources, templates, prompts and the log level of the connected client. */
+  readonly catalogs: ServerCatalogs;
 
   constructor(private readonly options: ServerConnectionOptions) {
     this.name = options.settings.name;
@@ -56,11 +61,9 @@ export class ServerConnection {
     if (!options.settings.enabled) this._state = ConnectionState.disabled;
     this.restarts = new RestartSchedule(options.backoff, options.stableAfterMs);
     this.stderr = new StderrTail((line) => options.logger.info(`[${this.name}] stderr: ${line}`));
-    this.refresh = new CoalescedRefresh(
-      () => this.discover(this.generation),
-      (e) => this.options.logger.warn(`[${this.name}] refreshing tools failed: ${this.redact(errorText(e))}`),
-      options.refreshDebounceMs ?? 30,
-    );
+    const refreshFailed = (e: unknown) => this.options.logger.warn(`[${this.name}] refreshing tools failed: ${this.redact(errorText(e))}`);
+    this.refresh = new CoalescedRefresh(() => this.discover(this.generation), refreshFailed, options.refreshDebounceMs ?? 30);
+    this.catalogs = new ServerCatalogs({ ...options, server: this.name, redact: (t) => this.redact(t), listTimeoutMs: options.settings.connectTimeoutMs });
   }
 
   get settings(): ServerSettings {
@@ -83,6 +86,10 @@ export class ServerConnection {
   /** How the current connection is carried (after any fallback), while connected. */
   get transportKind(): TransportKind | undefined {
     return this.live?.transport.kind;
+  }
+  /** The MCP session id a Streamable HTTP server assigned (`Mcp-Session-Id`), while connected. */
+  get sessionId(): string | undefined {
+    return this.live?.transport.transport.sessionId;
   }
 
   /** Start (or restart) the server; resolves once it is connected or has failed. Never rejects. */
@@ -129,17 +136,18 @@ export class ServerConnection {
   }
 
   /**
-   * Send `tools/call`; resolves with the result as the server sent it (any JSON object: the router
-   * checks it part by part). Timeouts and aborts send `notifications/cancelled` and reject with a
-   * classified error (see sendToolCall); a server that cannot be reached any more is treated like
-   * one that exited (restart with backoff).
+   * Send `tools/call` (see sendToolCall: progress, tasks, the ServerCalls clock, a classified
+   * rejection); resolves with the result as sent (any JSON object: the router checks it part by
+   * part). A server that cannot be reached any more is treated like one that exited.
    */
-  callTool(tool: string, args: Record<string, unknown>, options: ToolCallOptions): Promise<Record<string, unknown>> {
+  callTool(tool: string, args: Record<string, unknown>, options: ProgressCallOptions): Promise<Record<string, unknown>> {
     const live = this.live;
     if (!live || !ConnectionState.isConnected(this._state)) {
       return Promise.reject(new ServerUnavailableError(`server "${this.name}" is ${ConnectionState.describe(this._state)}`));
     }
-    return live.callTool(tool, args, options);
+    const calls = this.options.calls;
+    const clock: ToolCallOptions['clock'] = calls && ((ms, signal, reset) => calls.begin(this.name, tool, ms, signal, reset));
+    return live.callTool(this._tools.find((t) => t.name === tool), tool, args, { ...options, clock });
   }
 
   /** Mask every known secret (resolved `${secret:…}`, key-redacted argument values) in text that leaves the host. */
@@ -155,6 +163,7 @@ export class ServerConnection {
     this.restarts.clear();
     this.refresh.close();
     await this.closeCurrent();
+    this.catalogs.close();
     this._onDidChangeState.dispose();
     this._onDidChangeTools.dispose();
   }
@@ -172,12 +181,11 @@ export class ServerConnection {
     if (!resolved.ok) {
       // A configuration problem: retrying cannot help. Said on the log too: `call` and `session` show no table.
       this.setState({ kind: 'error', message: resolved.error });
-      this.options.logger.error(`[${this.name}] cannot start: ${resolved.error}`);
-      return;
+      return this.options.logger.error(`[${this.name}] cannot start: ${resolved.error}`);
     }
     this.redactor.setServerSecrets(this.name, resolved.secretValues);
     this.stderr.clear();
-
+    const url = resolved.server.type === 'stdio' ? undefined : resolved.server.url;
     let transport: ServerTransport | undefined;
     try {
       const opened = await openClient(resolved.server, {
@@ -193,15 +201,12 @@ export class ServerConnection {
       }).finally(() => {
         if (this.pendingTransport === transport) this.pendingTransport = undefined;
       });
-      const live = new LiveConnection(opened.client, opened.transport, remoteUrl(resolved.server), (reason) => this.onLost(live, reason));
-      if (gen !== this.generation) {
-        await live.close();
-        return;
-      }
+      const live = new LiveConnection(opened.client, opened.transport, url, (reason) => this.onLost(live, reason));
+      if (gen !== this.generation) return live.close();
       this.live = live;
       const info = this.listen(live, gen, opened.protocolVersion);
-      // Tools first, then "connected": whoever waits for the state sees the tools with it.
-      await this.discover(gen);
+      // Tools (and resources, prompts) first, then "connected": whoever waits for the state sees them with it.
+      await Promise.all([this.discover(gen), this.catalogs.attach(opened.client)]);
       if (gen !== this.generation) return;
       this.restarts.connected();
       this.setState({ kind: 'connected', info });
@@ -214,7 +219,12 @@ export class ServerConnection {
       const closing = this.live;
       this.live = undefined;
       await Promise.all([closing?.close(), transport?.transport.close().catch(() => undefined)]);
-      const message = this.redact(describeStartFailure(e, transport, settings.connectTimeoutMs, this.stderr, remoteUrl(resolved.server)));
+      // Waits for a person to sign in: not an error, and never retried by itself (issue 11).
+      if (e instanceof SignInRequiredError) {
+        this.setState({ kind: 'needsSignIn', message: this.redact(e.message), ...(e.issuer ? { issuer: e.issuer } : {}) });
+        return this.options.logger.warn(`[${this.name}] ${ConnectionState.describe(this._state)}`);
+      }
+      const message = this.redact(describeStartFailure(e, transport, settings.connectTimeoutMs, this.stderr, url));
       if (isRestart) return this.scheduleRestart(message);
       this.setState({ kind: 'error', message });
       this.options.logger.error(`[${this.name}] failed to start: ${message}`);
@@ -237,24 +247,22 @@ export class ServerConnection {
     if (!client) return;
     const listed = await discoverTools(client, this.options.settings.connectTimeoutMs, this.redactor);
     if (gen !== this.generation) return;
-    // Each problem once in the log, not again at every refresh.
-    const known = new Set(this._toolProblems.map((p) => p.message));
-    listed.problems.filter((p) => !known.has(p.message)).forEach((p) => this.options.logger.warn(`[${this.name}] ${p.message}`));
+    for (const p of newProblems(this._toolProblems, listed.problems)) this.options.logger.warn(`[${this.name}] ${p.message}`);
     this._toolProblems = listed.problems;
     this._tools = listed.tools;
     this._onDidChangeTools.fire(this._tools);
   }
 
   /**
-   * A connection ended on its own (the process exited, the transport closed, or the server cannot
-   * be reached: `reason`). What is left of it is closed (and awaited by the next close), and a
-   * restart is scheduled.
+   * A connection ended on its own (the process exited, the transport closed, the server cannot be
+   * reached: `reason`). What is left is closed (awaited by the next close); a restart is scheduled.
    */
   private onLost(live: LiveConnection, reason: string): void {
     if (live !== this.live || this.closed) return;
     const why = this.redact(reason || describeClose(live.transport, this.stderr));
     this.live = undefined;
     this.reaping = live.close();
+    this.catalogs.detach();
     this.restarts.closed();
     this.options.logger.warn(`[${this.name}] ${why}`);
     this.scheduleRestart(why);
@@ -265,8 +273,7 @@ export class ServerConnection {
     if (!next) {
       const message = `gave up after ${this.restarts.policy.maxFailures} failed restarts: ${reason}`;
       this.setState({ kind: 'error', message });
-      this.options.logger.error(`[${this.name}] ${message}`);
-      return;
+      return this.options.logger.error(`[${this.name}] ${message}`);
     }
     // The last known tools stay registered: a call meanwhile gets a clear "restarting" error, not "not found".
     this.setState({ kind: 'restarting', attempt: next.attempt, delayMs: next.delayMs, reason });
@@ -281,6 +288,7 @@ export class ServerConnection {
     this.live = undefined;
     this.pendingTransport = undefined;
     this.reaping = undefined;
+    this.catalogs.detach();
     await Promise.all([reaping, live?.close(), pending?.transport.close().catch(() => undefined)]);
   }
 
@@ -289,8 +297,4 @@ export class ServerConnection {
     this._state = state;
     this._onDidChangeState.fire(state);
   }
-}
-
-function remoteUrl(s: ServerSettings): string | undefined {
-  return s.type === 'stdio' ? undefined : s.url;
 }

@@ -2,9 +2,11 @@ import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
 import type { SecretRedactor } from '../audit/secretRedactor';
 import type { ServerSettings } from '../settings/hostSettings';
 import type { ResolvedServer } from '../settings/resolveServerSettings';
+import type { ServerCalls } from '../requests/serverCalls';
 import type { Logger } from '../util/logger';
 import type { ClientFeature } from './clientFeature';
 import type { BackoffPolicy } from './restartBackoff';
+import type { LogLevelSource } from './serverLogLevel';
 import type { TransportFactory } from './serverTransport';
 
 export interface ServerConnectionOptions {
@@ -16,9 +18,13 @@ export interface ServerConnectionOptions {
   readonly clientInfo: Implementation;
   /** Capabilities and handlers added to every client (elicitation, sampling, roots, ...). */
   readonly features?: readonly ClientFeature[];
+  /** Tool calls in flight, with timeouts that stop while the user is asked on the server's behalf. */
+  readonly calls?: ServerCalls;
   readonly backoff?: BackoffPolicy;
   /** A connection that stays up this long resets the count of consecutive failures. */
   readonly stableAfterMs?: number;
+  /** `logging/setLevel` follows it (the output channel's level, the CLI's --verbose). */
+  readonly logLevel?: LogLevelSource;
   /** Quiet time that coalesces a burst of list_changed notifications into one refresh. */
   readonly refreshDebounceMs?: number;
   /** The host's one redaction point (shared by every server); a connection of its own otherwise. */

@@ -10,6 +10,8 @@ import { ConnectionState } from './connectionState';
 import type { BackoffPolicy } from './restartBackoff';
 import { ServerConnection } from './serverConnection';
 import type { ClientFeature } from './clientFeature';
+import type { ServerCalls } from '../requests/serverCalls';
+import type { LogLevelSource } from './serverLogLevel';
 import type { TransportFactory } from './serverTransport';
 
 export interface ServerStateEvent {
@@ -22,13 +24,21 @@ export type ServerToolsEvent =
   | { readonly server: string; readonly tools: readonly Tool[] }
   | { readonly server: string; readonly tools: undefined; readonly removed: boolean };
 
+/** A subscribed resource changed on its server (`notifications/resources/updated`). */
+export interface ResourceUpdatedEvent {
+  readonly server: string;
+  readonly uri: string;
+}
+
 export interface ServerFleetOptions {
   readonly resolve: (settings: ServerSettings) => Promise<ResolvedServer>;
   readonly transports: TransportFactory;
   readonly logger: Logger;
   readonly clientInfo: Implementation;
   readonly features?: readonly ClientFeature[];
+  readonly calls?: ServerCalls;
   readonly backoff?: BackoffPolicy;
+  readonly logLevel?: LogLevelSource;
   /** Whether servers may run at all (workspace trust). */
   readonly trusted: () => boolean;
   /** Whether the active role uses an enabled server (asked on every start and reconcile). */
@@ -62,6 +72,11 @@ export class ServerFleet implements ServerControl {
   readonly onDidChangeTools = this._onDidChangeTools.event;
   /** Masks every secret the servers' starts resolved (and key-redacted argument values): shared by all of them and the router. */
   readonly redactor = new SecretRedactor();
+  private readonly _onDidChangeCatalogs = new Emitter<string>();
+  /** A server's resources, templates or prompts changed (its name). */
+  readonly onDidChangeCatalogs = this._onDidChangeCatalogs.event;
+  private readonly _onDidUpdateResource = new Emitter<ResourceUpdatedEvent>();
+  readonly onDidUpdateResource = this._onDidUpdateResource.event;
 
   private readonly members = new Map<string, Member>();
   private settings: readonly ServerSettings[];
@@ -172,6 +187,8 @@ export class ServerFleet implements ServerControl {
       this.members.clear();
       this._onDidChangeState.dispose();
       this._onDidChangeTools.dispose();
+      this._onDidChangeCatalogs.dispose();
+      this._onDidUpdateResource.dispose();
     })();
     return this.closing;
   }
@@ -197,13 +214,17 @@ export class ServerFleet implements ServerControl {
       logger: o.logger,
       clientInfo: o.clientInfo,
       features: o.features,
+      calls: o.calls,
       backoff: o.backoff,
       redactor: this.redactor,
       maxMessageBytes: o.maxMessageBytes,
+      logLevel: o.logLevel,
     });
     const listeners = new DisposableStore();
     listeners.add(connection.onDidChangeState((state) => this._onDidChangeState.fire({ server: s.name, state })));
     listeners.add(connection.onDidChangeTools((tools) => this._onDidChangeTools.fire({ server: s.name, tools })));
+    listeners.add(connection.catalogs.onDidChange(() => this._onDidChangeCatalogs.fire(s.name)));
+    listeners.add(connection.catalogs.resources.onDidUpdate((uri) => this._onDidUpdateResource.fire({ server: s.name, uri })));
     this.members.set(s.name, { connection, listeners });
   }
 

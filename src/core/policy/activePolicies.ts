@@ -1,7 +1,10 @@
-import type { HostSettings, RoleSettings } from '../settings/hostSettings';
+import { DEFAULTS, type HostSettings, type RoleSettings, type ToolBudgetSettings } from '../settings/hostSettings';
 import type { Logger } from '../util/logger';
+import { ArgumentRules } from './argumentRules';
+import { CatalogPolicy } from './catalogPolicy';
 import { ConfirmationPolicy, type ConfirmationRule } from './confirmationPolicy';
 import { RolePolicy } from './rolePolicy';
+import { ServerRequestPolicy } from './serverRequestPolicy';
 import { SessionApprovals } from './sessionApprovals';
 
 /** What the CLI's flags override for the whole run. */
@@ -12,6 +15,8 @@ export interface PolicyOverrides {
   readonly timeoutMs?: number;
   /** `--yes`: calls that need confirmation run, recorded as confirmed by "flag". */
   readonly assumeYes?: boolean;
+  /** Not an override: the folder argument rules resolve relative paths against (`workspaceFolder`). */
+  readonly workspaceFolder?: string;
 }
 
 /**
@@ -20,8 +25,15 @@ export interface PolicyOverrides {
  */
 export class PolicySet {
   readonly roleName: string | undefined;
+  /** Which servers may ask the user (elicitation) or use the model (sampling). */
+  readonly requests: ServerRequestPolicy;
   private readonly role: RolePolicy;
   private readonly confirmation: ConfirmationPolicy;
+  /** `mcpHost.rules` and the role's `rules`, compiled. */
+  readonly argumentRules: ArgumentRules;
+  /** How many tool definitions (and tokens of them) one model request may carry. */
+  readonly toolBudget: ToolBudgetSettings;
+  private readonly catalog: CatalogPolicy;
 
   constructor(
     private readonly settings: HostSettings,
@@ -38,6 +50,12 @@ export class PolicySet {
     this.roleName = role?.name;
     this.role = new RolePolicy(role, settings.servers);
     this.confirmation = new ConfirmationPolicy(settings, role);
+    this.argumentRules = new ArgumentRules([...(settings.rules ?? []), ...(role?.rules ?? [])], { workspaceFolder: overrides.workspaceFolder, role: role?.name }, logger);
+    const global = settings.toolBudget ?? { maxTools: DEFAULTS.maxTools };
+    const maxToolTokens = role?.maxToolTokens ?? global.maxToolTokens; // 0 = no limit
+    this.toolBudget = { maxTools: role?.maxTools ?? global.maxTools, ...(maxToolTokens ? { maxToolTokens } : {}) };
+    this.requests = new ServerRequestPolicy(settings, this.roleName);
+    this.catalog = new CatalogPolicy(role);
   }
 
   /** The role starts this (enabled) server. */
@@ -50,8 +68,27 @@ export class PolicySet {
     return this.role.allows(server, tool);
   }
 
+  /** The role may list and read this resource (checked on the concrete URI at read time). */
+  allowsResource(server: string, uri: string): boolean {
+    return this.role.usesServer(server) && this.catalog.allowsResource(server, uri);
+  }
+
+  /** The role may list and use this prompt. */
+  allowsPrompt(server: string, prompt: string): boolean {
+    return this.role.usesServer(server) && this.catalog.allowsPrompt(server, prompt);
+  }
+
   rule(server: string, tool: string): ConfirmationRule {
     return this.confirmation.rule(server, tool);
+  }
+
+  /** How progress extends a call of this server: `resetTimeoutOnProgress` and `maxTotalTimeoutMs`. */
+  progressFor(server: string): { readonly resetTimeoutOnProgress: boolean; readonly maxTotalTimeoutMs: number } {
+    const s = this.settings.servers.find((x) => x.name === server);
+    return {
+      resetTimeoutOnProgress: s?.resetTimeoutOnProgress ?? DEFAULTS.resetTimeoutOnProgress,
+      maxTotalTimeoutMs: s?.maxTotalTimeoutMs ?? DEFAULTS.maxTotalTimeoutMs,
+    };
   }
 
   timeoutFor(server: string): number {

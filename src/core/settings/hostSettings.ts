@@ -1,9 +1,13 @@
+import type { OAuthSettings } from '../auth/oauthSettings';
+
 /**
  * The settings contract (`mcpHost.*`), after validation. Both the CLI (reading
  * `.vscode/settings.json`) and the extension (reading `workspace.getConfiguration`) produce this.
  * String values may still hold `${workspaceFolder}`, `${env:NAME}` and `${secret:NAME}`:
  * they are resolved per server right before it starts (see resolveServerSettings.ts).
  */
+
+import type { SamplingSettings, ServerRequestSettings } from './serverRequestSettings';
 
 export type ToolNamingMode = 'prefix' | 'reject';
 
@@ -16,6 +20,12 @@ interface ServerCommon {
   readonly connectTimeoutMs: number;
   /** Largest single message this server may send; overrides `mcpHost.maxMessageBytes`. */
   readonly maxMessageBytes?: number;
+  /** A progress notification restarts the call's timeout (default true), up to `maxTotalTimeoutMs`. */
+  readonly resetTimeoutOnProgress?: boolean;
+  /** Longest a call may run however much progress it reports (default 10 minutes). */
+  readonly maxTotalTimeoutMs?: number;
+  /** The file this server was imported from (`.vscode/mcp.json`, `.mcp.json`, …); unset for `mcpHost.servers`. */
+  readonly source?: string;
 }
 
 export interface StdioServerSettings extends ServerCommon {
@@ -24,6 +34,8 @@ export interface StdioServerSettings extends ServerCommon {
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, string>>;
   readonly cwd?: string;
+  /** A dotenv file read right before the process starts; `env` wins over it. */
+  readonly envFile?: string;
 }
 
 export interface RemoteServerSettings extends ServerCommon {
@@ -31,9 +43,39 @@ export interface RemoteServerSettings extends ServerCommon {
   readonly type: 'http' | 'sse';
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
+  /** OAuth sign-in (issue 11); absent: sign in with dynamic registration when the server asks. */
+  readonly oauth?: OAuthSettings;
 }
 
 export type ServerSettings = StdioServerSettings | RemoteServerSettings;
+
+export type RuleAction = 'allow' | 'confirm' | 'deny';
+
+/** One entry of `mcpHost.rules` or of a role's `rules`: a CEL condition over a call's arguments. */
+export interface RuleSettings {
+  /** `server/tool` globs the rule applies to. */
+  readonly tools: readonly string[];
+  /** CEL condition; undefined = every call of those tools. */
+  readonly when?: string;
+  readonly action: RuleAction;
+  readonly reason: string;
+  /** Where it was written, e.g. `mcpHost.roles.ops.rules[0]`: how messages and the audit name it. */
+  readonly setting: string;
+  /**
+   * Why the entry is invalid (bad shape, glob or condition), reported as a settings problem. A
+   * broken rule still applies, never looser than written: `deny` stays deny, anything else asks,
+   * for the tools it names (every tool when its `tools` are unusable).
+   */
+  readonly broken?: string;
+}
+
+/** How many tool definitions a request may carry. */
+export interface ToolBudgetSettings {
+  /** Default 128 (VS Code refuses requests with more tools). */
+  readonly maxTools: number;
+  /** Tokens of the definitions; undefined = no limit. */
+  readonly maxToolTokens?: number;
+}
 
 export interface RoleSettings {
   readonly name: string;
@@ -45,6 +87,16 @@ export interface RoleSettings {
   readonly exclude: readonly string[];
   readonly autoApprove: readonly string[];
   readonly confirm: readonly string[];
+  /** Argument rules of this role, after `mcpHost.rules`. */
+  readonly rules?: readonly RuleSettings[];
+  /** Overrides the global budget. */
+  readonly maxTools?: number;
+  /** 0 lifts a global limit. */
+  readonly maxToolTokens?: number;
+  /** Resources the role may list and read, as `server/uri` globs; undefined or [] = none. */
+  readonly resources?: readonly string[];
+  /** Prompts the role may list and use, as `server/prompt` globs; undefined or [] = none. */
+  readonly prompts?: readonly string[];
 }
 
 export interface HostSettings {
@@ -62,6 +114,25 @@ export interface HostSettings {
   /** Largest single message a server may send (bytes); a larger one fails that request only. */
   readonly maxMessageBytes: number;
   readonly auditPath?: string;
+  /** `mcpHost.rules`: argument rules of every role. */
+  readonly rules?: readonly RuleSettings[];
+  /** `mcpHost.maxTools` / `mcpHost.maxToolTokens`: the budget of roles that set none, and of no role. */
+  readonly toolBudget?: ToolBudgetSettings;
+  /** `mcpHost.elicitation`; unset: every server may ask (the user answers). */
+  readonly elicitation?: ServerRequestSettings;
+  /** `mcpHost.sampling`; unset: off. */
+  readonly sampling?: SamplingSettings;
+  /** OpenTelemetry export of the audit stream; unset = off. */
+  readonly telemetry?: TelemetrySettings;
+}
+
+export interface TelemetrySettings {
+  /** OTLP/HTTP base URL (`/v1/traces` is added unless the URL already ends with it). May use `${env:}` / `${secret:}`. */
+  readonly otlpEndpoint: string;
+  /** HTTP headers for the collector; values may use `${env:NAME}` and `${secret:NAME}`. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** Tool arguments and results go into spans only when true (redacted like the audit). */
+  readonly captureContent: boolean;
 }
 
 export interface SettingsProblem {
@@ -71,6 +142,8 @@ export interface SettingsProblem {
   readonly setting?: string;
   /** The server this problem belongs to, if any. */
   readonly server?: string;
+  /** Where in a file (an imported `.vscode/mcp.json`, `.mcp.json`, …) the problem is; 1-based. */
+  readonly location?: { readonly file: string; readonly line: number; readonly column: number };
 }
 
 export const DEFAULTS = {
@@ -80,6 +153,11 @@ export const DEFAULTS = {
   maxResultChars: 50_000,
   maxMessageBytes: 64 * 1024 * 1024,
   toolNames: 'prefix' as ToolNamingMode,
+  maxTools: 128,
+  resetTimeoutOnProgress: true,
+  maxTotalTimeoutMs: 600_000,
+  /** `mcpHost.import`: the existing MCP configuration files read for servers. */
+  importFiles: ['.vscode/mcp.json', '.mcp.json'] as readonly string[],
 } as const;
 
 export function emptySettings(): HostSettings {

@@ -2,6 +2,7 @@ import { describeValue, knownList } from './describeValue';
 import type { RoleSettings, SettingsProblem } from './hostSettings';
 import { isPlainObject } from './isPlainObject';
 import { issuesToProblems } from './issuesToProblems';
+import { parseRules } from './parseRules';
 import { RoleSchema } from './rolesSchema';
 import type { PathSegment } from './settingPath';
 import { settingsProblem } from './settingsProblem';
@@ -30,7 +31,9 @@ export function parseRoles(
       problems.push(settingsProblem('error', base, 'a role name must not be empty; this role is not loaded'));
       continue;
     }
-    const parsed = RoleSchema.safeParse(def);
+    // Rules are parsed on their own: a bad rule is kept in its cautious form, not the whole role dropped.
+    const { rules: rawRules, ...rest } = isPlainObject(def) ? def : { rules: undefined };
+    const parsed = RoleSchema.safeParse(isPlainObject(def) ? rest : def);
     if (!parsed.success) {
       problems.push(
         ...issuesToProblems(parsed.error, {
@@ -51,6 +54,7 @@ export function parseRoles(
       }
     });
     if (!ok) continue;
+    const rules = parseRules(rawRules, [...base, 'rules'], problems);
     roles.push({
       name,
       ...(d.description !== undefined ? { description: d.description } : {}),
@@ -59,6 +63,11 @@ export function parseRoles(
       exclude: d.exclude ?? [],
       autoApprove: d.autoApprove ?? [],
       confirm: d.confirm ?? [],
+      ...(rules.length ? { rules } : {}),
+      ...(d.maxTools !== undefined ? { maxTools: d.maxTools } : {}),
+      ...(d.maxToolTokens !== undefined ? { maxToolTokens: d.maxToolTokens } : {}),
+      resources: d.resources ?? [],
+      prompts: d.prompts ?? [],
     });
   }
   return roles;

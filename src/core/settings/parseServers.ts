@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { parseOAuthSettings, type OAuthSettings } from '../auth/oauthSettings';
 import { serverPrefix } from '../tools/toolNaming';
 import { checkHttpUrl } from './checkHttpUrl';
 import { describeValue } from './describeValue';
@@ -58,7 +59,13 @@ export function parseServers(value: unknown, problems: SettingsProblem[], config
     }
     const remote = type === 'http' || type === 'sse';
     const schema = remote ? RemoteServerSchema : StdioServerSchema;
-    const parsed = schema.safeParse(def);
+    // A remote server's "oauth" is checked by parseOAuthSettings (its own rules, secrets never echoed).
+    const { oauth: oauthValue, ...rest } = def;
+    const parsed = schema.safeParse(remote ? rest : def);
+    const oauth = remote && oauthValue !== undefined ? parseOAuthSettings(oauthValue) : undefined;
+    for (const p of oauth?.problems ?? []) {
+      problems.push(settingsProblem('error', [...base, 'oauth', ...p.path], `${p.message}; ${dropped}`, name));
+    }
     if (!parsed.success) {
       problems.push(
         ...issuesToProblems(parsed.error, {
@@ -71,7 +78,8 @@ export function parseServers(value: unknown, problems: SettingsProblem[], config
       );
       continue;
     }
-    const server = buildServer(name, parsed.data as ServerDefinition);
+    if (oauth && !oauth.settings) continue;
+    const server = buildServer(name, parsed.data as ServerDefinition, oauth?.settings);
     if (server.type !== 'stdio' && !server.url.includes('${')) {
       const reason = checkHttpUrl(server.url);
       if (reason) {
@@ -98,16 +106,18 @@ export function parseServers(value: unknown, problems: SettingsProblem[], config
   return servers;
 }
 
-function buildServer(name: string, d: ServerDefinition): ServerSettings {
+function buildServer(name: string, d: ServerDefinition, oauth: OAuthSettings | undefined): ServerSettings {
   const common = {
     name,
     enabled: d.enabled ?? true,
     connectTimeoutMs: d.connectTimeoutMs ?? DEFAULTS.connectTimeoutMs,
     ...(d.timeoutMs !== undefined ? { timeoutMs: d.timeoutMs } : {}),
     ...(d.maxMessageBytes !== undefined ? { maxMessageBytes: d.maxMessageBytes } : {}),
+    ...(d.resetTimeoutOnProgress !== undefined ? { resetTimeoutOnProgress: d.resetTimeoutOnProgress } : {}),
+    ...(d.maxTotalTimeoutMs !== undefined ? { maxTotalTimeoutMs: d.maxTotalTimeoutMs } : {}),
   };
   if (d.type === 'http' || d.type === 'sse') {
-    return { ...common, type: d.type, url: d.url, headers: { ...(d.headers ?? {}) } };
+    return { ...common, type: d.type, url: d.url, headers: { ...(d.headers ?? {}) }, ...(oauth ? { oauth } : {}) };
   }
   const s = d as z.infer<typeof StdioServerSchema>;
   return {
@@ -117,5 +127,6 @@ function buildServer(name: string, d: ServerDefinition): ServerSettings {
     args: [...(s.args ?? [])],
     env: { ...(s.env ?? {}) },
     ...(s.cwd !== undefined ? { cwd: s.cwd } : {}),
+    ...(s.envFile !== undefined ? { envFile: s.envFile } : {}),
   };
 }

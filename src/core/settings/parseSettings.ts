@@ -4,8 +4,11 @@ import { isPlainObject } from './isPlainObject';
 import { parseAuditPath } from './parseAuditPath';
 import { parsePatternList } from './parsePatternList';
 import { parseRoles } from './parseRoles';
+import { parseRules } from './parseRules';
 import { parseScalar } from './parseScalar';
+import { parseServerRequests } from './parseServerRequests';
 import { parseServers } from './parseServers';
+import { parseTelemetry } from './parseTelemetry';
 import { SETTINGS_SECTION } from './settingPath';
 import { settingsProblem } from './settingsProblem';
 import { KNOWN_SETTING_KEYS, SettingsSchema } from './settingsSchema';
@@ -25,7 +28,7 @@ import { warnUnreachablePatterns } from './warnUnreachablePatterns';
 export function parseSettings(raw: Record<string, unknown>): { settings: HostSettings; problems: SettingsProblem[] } {
   const problems: SettingsProblem[] = [];
   const input: Record<string, unknown> = isPlainObject(raw) ? raw : {};
-  const known = new Set<string>([...KNOWN_SETTING_KEYS, 'audit']);
+  const known = new Set<string>([...KNOWN_SETTING_KEYS, 'audit', 'telemetry']);
   for (const key of Object.keys(input)) {
     if (!known.has(key)) problems.push(settingsProblem('error', `${SETTINGS_SECTION}.${key}`, 'unknown setting'));
   }
@@ -42,9 +45,15 @@ export function parseSettings(raw: Record<string, unknown>): { settings: HostSet
   const autoApprove = parsePatternList(input, 'autoApprove', problems);
   const confirm = parsePatternList(input, 'confirm', problems);
   const auditPath = parseAuditPath(input, problems);
+  const rules = parseRules(input.rules, ['rules'], problems);
+  const maxTools = parseScalar(input, 'maxTools', schema.maxTools, DEFAULTS.maxTools, problems);
+  const maxToolTokens = parseScalar(input, 'maxToolTokens', schema.maxToolTokens, 0, problems, '0 (no limit)');
+  const telemetry = parseTelemetry(input, problems);
 
   const configuredRoles = new Set<string>();
   const roles = parseRoles(input.roles, problems, configuredServers, configuredRoles);
+
+  const { elicitation, sampling } = parseServerRequests(input, problems, configuredServers, configuredRoles);
 
   let activeRole: string | undefined;
   const rawActive = input.activeRole;
@@ -73,6 +82,11 @@ export function parseSettings(raw: Record<string, unknown>): { settings: HostSet
     maxResultChars,
     maxMessageBytes,
     ...(auditPath !== undefined ? { auditPath } : {}),
+    ...(rules.length ? { rules } : {}),
+    ...(maxTools !== DEFAULTS.maxTools || maxToolTokens ? { toolBudget: { maxTools, ...(maxToolTokens ? { maxToolTokens } : {}) } } : {}),
+    ...(input.elicitation !== undefined ? { elicitation } : {}),
+    ...(input.sampling !== undefined ? { sampling } : {}),
+    ...(telemetry !== undefined ? { telemetry } : {}),
   };
   warnUnreachablePatterns(settings, configuredServers, problems);
   return { settings, problems };

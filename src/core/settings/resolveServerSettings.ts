@@ -1,4 +1,7 @@
+import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
+import type { OAuthSettings } from '../auth/oauthSettings';
+import { parseEnv } from 'node:util';
 import type { ServerSettings } from './hostSettings';
 import { checkHttpUrl } from './checkHttpUrl';
 import { settingPath, type PathSegment } from './settingPath';
@@ -122,6 +125,61 @@ async function resolveRecord(
   return out;
 }
 
+/** The strings of a server's `oauth` settings; a client secret or private key is redacted wherever it appears, even when written literally. */
+async function resolveOAuth(o: OAuthSettings, base: readonly PathSegment[], interp: Interpolator): Promise<OAuthSettings> {
+  const one = async (key: 'clientId' | 'clientSecret' | 'clientMetadataUrl' | 'privateKey') =>
+    o[key] === undefined ? {} : { [key]: await interp.interpolate(o[key], [...base, key]) };
+  const resolved: OAuthSettings = {
+    ...o,
+    ...(await one('clientId')),
+    ...(await one('clientSecret')),
+    ...(await one('clientMetadataUrl')),
+    ...(await one('privateKey')),
+  };
+  for (const secret of [resolved.clientSecret, resolved.privateKey]) if (secret && !interp.secretValues.includes(secret)) interp.secretValues.push(secret);
+  return resolved;
+}
+
+/** `envFile`: a dotenv file (Node's own parser), relative to the workspace folder; its values are never shown. */
+async function readEnvFile(
+  value: string,
+  segments: readonly PathSegment[],
+  interp: Interpolator,
+  ctx: VariableContext,
+  extra: Failure[],
+): Promise<Record<string, string>> {
+  const setting = settingPath(segments);
+  let file = await interp.interpolate(value, segments);
+  if (!path.isAbsolute(file)) {
+    if (!ctx.workspaceFolder) {
+      extra.push({ message: `a relative envFile needs an open workspace folder to resolve against (${setting})`, setting });
+      return {};
+    }
+    file = path.resolve(ctx.workspaceFolder, file);
+  }
+  try {
+    return parseEnv(await readFile(file, 'utf8')) as Record<string, string>;
+  } catch (e) {
+    extra.push({ message: `envFile ${JSON.stringify(file)} cannot be read: ${(e as Error).message} (${setting})`, setting });
+    return {};
+  }
+}
+
+/**
+ * Resolves the variables of a few strings (the telemetry headers, …) like a server's, each under
+ * its own setting path; no secret value ever reaches the error text.
+ */
+export async function resolveStrings(
+  values: Readonly<Record<string, string>>,
+  base: readonly PathSegment[],
+  ctx: VariableContext,
+): Promise<{ ok: true; values: Record<string, string>; secretValues: string[] } | { ok: false; error: string }> {
+  const interp = new Interpolator(ctx);
+  const out = await resolveRecord(values, base, interp);
+  if (interp.failures.length) return { ok: false, error: redactSecrets(interp.failures.map((f) => f.message).join('; '), interp.secretValues) };
+  return { ok: true, values: out, secretValues: [...interp.secretValues] };
+}
+
 export async function resolveServerSettings(server: ServerSettings, ctx: VariableContext): Promise<ResolvedServer> {
   const interp = new Interpolator(ctx);
   const base: PathSegment[] = ['servers', server.name];
@@ -144,7 +202,8 @@ export async function resolveServerSettings(server: ServerSettings, ctx: Variabl
         }
       }
     }
-    resolved = { ...server, command, args, env, ...(cwd !== undefined ? { cwd } : {}) };
+    const fromFile = server.envFile !== undefined ? await readEnvFile(server.envFile, [...base, 'envFile'], interp, ctx, extra) : {};
+    resolved = { ...server, command, args, env: { ...fromFile, ...env }, ...(cwd !== undefined ? { cwd } : {}) };
   } else {
     const urlSegments = [...base, 'url'];
     const url = await interp.interpolate(server.url, urlSegments);
@@ -158,7 +217,8 @@ export async function resolveServerSettings(server: ServerSettings, ctx: Variabl
         extra.push({ message: `${reason} after substituting variables${shown} (${setting})`, setting });
       }
     }
-    resolved = { ...server, url, headers };
+    const oauth = server.oauth ? await resolveOAuth(server.oauth, [...base, 'oauth'], interp) : undefined;
+    resolved = { ...server, url, headers, ...(oauth ? { oauth } : {}) };
   }
 
   const failures = [...interp.failures, ...extra];

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { maxToolsSchema, maxToolTokensSchema, RulesSchema } from './rulesSchema';
+import { resourcePatternList } from './resourcePatternSyntax';
 import { EXPECTED, nonEmptyString, patternList } from './valueSchemas';
 
 /** `mcpHost.roles` and one role definition (see settingsSchema.ts for how the meta is used). */
@@ -25,6 +27,20 @@ export const RoleSchema = z.strictObject(
     confirm: patternList.optional().meta({
       default: [],
       markdownDescription: 'Tools of this role that always ask (`server/tool` globs); wins over every `autoApprove`.',
+    }),
+    rules: RulesSchema.optional().meta({
+      markdownDescription: 'Argument rules of this role, applied after `#mcpHost.rules#` (same form: `tools`, `when`, `action`, `reason`).',
+    }),
+    maxTools: maxToolsSchema.optional(),
+    maxToolTokens: maxToolTokensSchema.optional(),
+    resources: resourcePatternList.optional().meta({
+      default: [],
+      markdownDescription:
+        'Resources this role may list, read and attach to a chat request, as `server/uri` globs: the server part ends at the first `/`, the rest matches the URI, where `*` also matches `/` (e.g. `"docs/file:///guides/*"`, `"everything/*"`). Default: none.',
+    }),
+    prompts: patternList.optional().meta({
+      default: [],
+      markdownDescription: 'Prompts this role may list and use (`@mcp /prompt`), as `server/prompt` globs. Default: none.',
     }),
   },
   { error: EXPECTED.object },

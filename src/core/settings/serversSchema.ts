@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { OAuthSettingsSchema } from '../auth/oauthSettings';
 import { DEFAULTS } from './hostSettings';
 import { EXPECTED, nonEmptyString, positiveInt, stringList, stringMap } from './valueSchemas';
 
@@ -20,6 +21,19 @@ const serverCommon = {
   maxMessageBytes: positiveInt.optional().meta({
     markdownDescription: 'Largest single message this server may send, in bytes; overrides `#mcpHost.maxMessageBytes#`.',
   }),
+  resetTimeoutOnProgress: z
+    .boolean({ error: EXPECTED.bool })
+    .optional()
+    .meta({
+      default: DEFAULTS.resetTimeoutOnProgress,
+      markdownDescription:
+        "A progress notification from the server restarts the call's timeout, so a call that keeps reporting progress may run up to `maxTotalTimeoutMs`. For a tool run as a task, a change of the task's status counts as progress.",
+    }),
+  maxTotalTimeoutMs: positiveInt.optional().meta({
+    default: DEFAULTS.maxTotalTimeoutMs,
+    markdownDescription:
+      'Longest a call of this server may run in milliseconds, however much progress it reports (with `resetTimeoutOnProgress`). Default: 10 minutes.',
+  }),
 };
 
 export const StdioServerSchema = z
@@ -39,6 +53,10 @@ export const StdioServerSchema = z
           'Extra environment variables for the process. Values may use `${env:NAME}` and `${secret:NAME}`; they are never shown in the UI or logs.',
       }),
       cwd: nonEmptyString.optional().meta({ markdownDescription: 'Working directory; a relative path is resolved against the workspace folder.' }),
+      envFile: nonEmptyString.optional().meta({
+        markdownDescription:
+          'A file of `NAME=value` lines (dotenv) read right before the server starts; `env` wins over it. A relative path is resolved against the workspace folder; variables are substituted as in `command`.',
+      }),
       ...serverCommon,
     },
     { error: EXPECTED.object },
@@ -68,6 +86,8 @@ export const RemoteServerSchema = z
         markdownDescription:
           'HTTP headers sent with every request, e.g. `{ "Authorization": "Bearer ${secret:github-token}" }`. Values may use `${env:NAME}` and `${secret:NAME}`.',
       }),
+      // parseServers validates it with parseOAuthSettings (cross-field rules, secrets never echoed).
+      oauth: OAuthSettingsSchema.optional(),
       ...serverCommon,
     },
     { error: EXPECTED.object },

@@ -9,6 +9,8 @@ export class SettingsFileError extends Error {
   constructor(
     message: string,
     readonly file: string,
+    /** The file does not exist (imported MCP configuration files may stand in for it). */
+    readonly missing = false,
   ) {
     super(message);
     this.name = 'SettingsFileError';
@@ -59,7 +61,7 @@ export function readWorkspaceSettings(workspaceDir: string): {
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') {
-      throw new SettingsFileError(`no .vscode/settings.json in ${workspaceDir}`, file);
+      throw new SettingsFileError(`no .vscode/settings.json in ${workspaceDir}`, file, true);
     }
     throw new SettingsFileError(`${file}: cannot read: ${(e as Error).message}`, file);
   }

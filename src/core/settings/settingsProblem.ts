@@ -14,5 +14,6 @@ export function settingsProblem(
 
 /** How a problem shows to a person: `mcpHost.servers.orders.args[1]: expected a string, got number 5`. */
 export function formatProblem(p: SettingsProblem): string {
-  return p.setting ? `${p.setting}: ${p.message}` : p.message;
+  const where = p.location ? `${p.location.file}:${p.location.line}:${p.location.column}: ` : '';
+  return where + (p.setting ? `${p.setting}: ${p.message}` : p.message);
 }

@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { DEFAULTS } from './hostSettings';
 import { RolesSchema } from './rolesSchema';
+import { maxToolsSchema, maxToolTokensSchema, RulesSchema } from './rulesSchema';
+import { ElicitationSchema, SamplingSchema } from './serverRequestsSchema';
 import { ServersSchema } from './serversSchema';
-import { patternList, positiveInt } from './valueSchemas';
+import { EXPECTED, patternList, positiveInt, stringMap } from './valueSchemas';
 
 /**
  * The `mcpHost.*` settings as zod schemas: the single source of both the validation (parseSettings)
@@ -54,6 +56,14 @@ export const SettingsSchema = z.object({
     restricted: true,
     markdownDescription: 'Tools that always ask before running (`server/tool` globs), even when an `autoApprove` pattern matches.',
   }),
+  rules: RulesSchema.meta({
+    default: [],
+    restricted: true,
+    markdownDescription:
+      'Rules over the arguments of a call, for every role (a role adds its own `rules`). Each: `tools` (`server/tool` globs), `when` (a CEL condition over `args`, `server`, `tool`, `role`, `workspaceFolder`, e.g. `!isWithin(args.path, workspaceFolder)`), `action` (`allow`, `confirm` or `deny`) and `reason`. Precedence: deny > confirm > allow > `autoApprove`/`confirm`. A condition that fails on a call makes it ask.',
+  }),
+  maxTools: maxToolsSchema.meta({ default: DEFAULTS.maxTools }),
+  maxToolTokens: maxToolTokensSchema.meta({ default: 0 }),
   toolNames: z.enum(['prefix', 'reject'], { error: 'expected "prefix" or "reject"' }).meta({
     default: DEFAULTS.toolNames,
     enumDescriptions: [
@@ -86,6 +96,30 @@ export const SettingsSchema = z.object({
     restricted: true,
     markdownDescription:
       'JSONL file recording every tool call (server, tool, arguments, result summary, outcome, duration, who confirmed) and tool-list change. Relative paths are resolved against the workspace folder. Empty: the extension\'s workspace storage (**MCP Host: Open Audit Log**).',
+  }),
+  elicitation: ElicitationSchema,
+  sampling: SamplingSchema,
+  import: z.array(z.string().min(1), { error: 'expected an array of file paths' }).meta({
+    default: [...DEFAULTS.importFiles],
+    restricted: true,
+    markdownDescription:
+      'Existing MCP configuration files whose servers MCP Host also uses, read in order (relative paths: from the workspace folder). VS Code\'s `.vscode/mcp.json` (`servers`, `inputs`) and the `.mcp.json` format of Claude Code and others (`mcpServers`) are understood. A server of `#mcpHost.servers#` wins a name clash. `[]` imports nothing. **MCP Host: Copy Imported Servers to Settings** copies them here.',
+  }),
+  'telemetry.otlpEndpoint': z.string().meta({
+    default: '',
+    restricted: true,
+    markdownDescription:
+      'OpenTelemetry: an OTLP/HTTP collector (e.g. `http://localhost:4318`; `/v1/traces` is added) that receives a span for every tool call, tool-list change and other audited event, with the GenAI/MCP semantic-convention attributes. Empty: no export. Export never slows or fails a call.',
+  }),
+  'telemetry.headers': stringMap.meta({
+    default: {},
+    restricted: true,
+    markdownDescription: 'HTTP headers for the collector, e.g. `{ "Authorization": "Bearer ${secret:otel-token}" }`. Values may use `${env:NAME}` and `${secret:NAME}`.',
+  }),
+  'telemetry.captureContent': z.boolean({ error: EXPECTED.bool }).meta({
+    default: false,
+    restricted: true,
+    markdownDescription: 'Put tool arguments and results into the exported spans (`gen_ai.tool.call.arguments`, `gen_ai.tool.call.result`), redacted like the audit. Off by default.',
   }),
 });
 

@@ -30,5 +30,7 @@ export function warnUnreachablePatterns(
     check(r.exclude, ['roles', r.name, 'exclude']);
     check(r.autoApprove, ['roles', r.name, 'autoApprove'], r.servers, r.name);
     check(r.confirm, ['roles', r.name, 'confirm'], r.servers, r.name);
+    check(r.resources ?? [], ['roles', r.name, 'resources'], r.servers, r.name);
+    check(r.prompts ?? [], ['roles', r.name, 'prompts'], r.servers, r.name);
   }
 }

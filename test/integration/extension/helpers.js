@@ -143,7 +143,23 @@ function toolResults(request) {
   return out;
 }
 
+/** The "MCP Host" output channel's log file(s) (VS Code writes every log output channel to the window's log folder). */
+function outputChannelLog() {
+  const root = path.join(process.env.MCP_HOST_TEST_TMP || '', 'user-data', 'logs');
+  const found = [];
+  const walk = (dir) => {
+    for (const e of fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }) : []) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (/MCP Host\.log$/.test(e.name)) found.push(p);
+    }
+  };
+  walk(root);
+  return found.map((f) => fs.readFileSync(f, 'utf8')).join('\n');
+}
+
 module.exports = {
+  outputChannelLog,
   EXTENSION_ID,
   MODEL_VENDOR,
   sleep,

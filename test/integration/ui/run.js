@@ -188,6 +188,25 @@ async function main() {
       },
     },
     {
+      name: 'an argument rule: a short wait runs, a long one asks in a dialog that names the rule (no "for this session")',
+      fn: async () => {
+        ui.setScript(f.modelScript, [{ toolCalls: [{ name: 'basic__wait', input: { ms: 5 } }] }, { toolCalls: [{ name: 'basic__wait', input: { ms: 300 } }] }, { text: 'Waited twice.' }]);
+        const since = mark();
+        await ui.sendChat(page, '@mcp wait a little, then longer');
+        const box = await ui.waitForDialog(page);
+        const text = await box.innerText();
+        assert.match(text, /Asked because of rule mcpHost\.rules\[0\]: long waits/);
+        assert.match(text, /"ms": 300/);
+        const buttons = await box.locator('.monaco-button').allInnerTexts();
+        assert.ok(!buttons.some((b) => /Session/.test(b)), `buttons: ${buttons.join(', ')}`);
+        assert.deepStrictEqual(since().fixture.filter((l) => l.event === 'call').map((l) => l.args), [{ ms: 5 }], 'the short wait ran without asking');
+        await ui.clickDialogButton(page, 'Allow');
+        const recs = await ui.waitFor('two audit records', () => (auditCalls(since).length >= 2 ? auditCalls(since) : undefined), { describe: () => JSON.stringify(since()) });
+        assert.deepStrictEqual(recs.map((r) => [r.outcome, r.confirmedBy, r.rule && r.rule.setting]), [['ok', 'policy', undefined], ['ok', 'user', 'mcpHost.rules[0]']]);
+        await ui.waitForResponse(page, 'Waited twice.');
+      },
+    },
+    {
       name: '"@mcp /tools" lists the role\'s tools and whether each asks',
       fn: async () => {
         await ui.sendChat(page, '@mcp /tools');
@@ -236,6 +255,90 @@ async function main() {
         await ui.waitForTree(page, 'basic__add hidden for support', (rows) =>
           rows.some((r) => r.label === 'basic__add' && /hidden for role support/.test(r.description)) && rows.some((r) => r.label === 'basic__echo' && /^auto/.test(r.description)),
         );
+      },
+    },
+    {
+      name: '"/role researcher", then the progress of a long call shows in the chat while it runs',
+      fn: async () => {
+        await ui.sendChat(page, '@mcp /role researcher');
+        await ui.waitForResponse(page, /Active role: researcher/);
+        ui.setScript(f.modelScript, [{ toolCalls: [{ name: 'everything__trigger-long-running-operation', input: { duration: 8, steps: 4 } }] }, { text: 'The long operation is done.' }]);
+        const since = mark();
+        await ui.sendChat(page, '@mcp run the long operation');
+        // While the call runs: "Calling everything__trigger-long-running-operation… 2/4 (50%)" in the response.
+        const shown = await ui.waitFor('a progress step in the chat', async () => {
+          const text = await page.locator('.interactive-response').last().innerText().catch(() => '');
+          return /trigger-long-running-operation… [1-3]\/4 \(\d+%\)/.test(text) ? text : undefined;
+        }, { timeout: 30000 });
+        assert.strictEqual(auditCalls(since).length, 0, `the call had already ended when its progress was seen: ${shown}`);
+        await ui.screenshot(page, path.join(o.screenshots, 'chat-progress.png'));
+        await ui.waitForResponse(page, 'The long operation is done.', 30000);
+        assert.deepStrictEqual(auditCalls(since).map((r) => [r.tool, r.outcome]), [['trigger-long-running-operation', 'ok']]);
+      },
+    },
+    {
+      name: 'a resource opened from the tree shows in a read-only editor; the read is audited',
+      fn: async () => {
+        await ui.openMcpHostView(page);
+        await ui.expandRow(page, 'everything', 1);
+        await ui.waitForTree(page, 'the Resources folder', (rows) => rows.some((r) => r.label === 'Resources' && r.level === 2 && /^9$/.test(r.description)));
+        await ui.expandRow(page, 'Resources', 2);
+        await ui.waitForTree(page, 'architecture.md under Resources', (rows) => rows.some((r) => r.label === 'architecture.md' && r.level === 3));
+        const since = mark();
+        await ui.treeRow(page, 'architecture.md', 3).first().click();
+        await page.locator('.tab', { hasText: 'architecture.md' }).first().waitFor({ timeout: 15000 });
+        // Monaco renders spaces as no-break spaces: \s matches both.
+        await ui.waitFor('the document text', async () => /Everything\sServer/.test(await page.locator('.editor-instance .view-lines').first().innerText().catch(() => '')), { timeout: 15000 });
+        const rec = await ui.waitFor('the resource audit record', () => since().audit.find((r) => r.kind === 'resource'));
+        assert.deepStrictEqual([rec.server, rec.uri, rec.purpose, rec.outcome, rec.role], ['everything', 'demo://resource/static/document/architecture.md', 'view', 'ok', 'researcher']);
+        await ui.widenSidebar(page, 620);
+        await ui.screenshot(page, path.join(o.screenshots, 'resource-from-tree.png'));
+      },
+    },
+    {
+      name: 'a prompt used from the chat: its argument is asked in an input, its messages reach the model',
+      fn: async () => {
+        ui.setScript(f.modelScript, [{ text: 'Weather noted.' }]);
+        const since = mark();
+        await ui.sendChat(page, '@mcp /prompt everything/args-prompt');
+        // city (required), then state (optional: Enter skips it).
+        const input = page.locator('.quick-input-widget input');
+        await ui.waitFor('the question for "city"', async () => /city/.test((await input.getAttribute('placeholder').catch(() => '')) || ''), { timeout: 20000 });
+        await input.fill('Paris');
+        await page.keyboard.press('Enter');
+        await ui.waitFor('the question for "state"', async () => /state/.test((await input.getAttribute('placeholder').catch(() => '')) || ''), { timeout: 10000 });
+        await page.keyboard.press('Enter');
+        const reqs = await ui.waitFor('the model request', () => (since().model.length ? since().model : undefined));
+        const texts = reqs[0].messages.filter((m) => m.role === 'user').flatMap((m) => m.parts.map((p) => p.text || ''));
+        assert.ok(texts.some((t) => /Paris/.test(t)), JSON.stringify(texts));
+        await ui.waitForResponse(page, 'Weather noted.');
+        const rec = since().audit.find((r) => r.kind === 'prompt');
+        assert.deepStrictEqual([rec.prompt, rec.outcome, rec.args], ['args-prompt', 'ok', { city: 'Paris' }]);
+      },
+    },
+    {
+      name: '"Use in Chat" on a prompt of the tree fills the chat input; sending it gives the model the prompt',
+      fn: async () => {
+        ui.setScript(f.modelScript, [{ text: 'Simple prompt used.' }]);
+        const since = mark();
+        await ui.openMcpHostView(page);
+        await ui.collapseRow(page, 'Resources', 2);
+        await ui.expandRow(page, 'Prompts', 2);
+        const row = ui.treeRow(page, 'Simple Prompt', 3).first();
+        await row.waitFor({ timeout: 15000 });
+        await row.click({ button: 'right' });
+        await page.locator('.context-view .action-label', { hasText: /^Use in Chat$/ }).first().click();
+        const input = page.locator('.interactive-input-part .monaco-editor .view-lines').first();
+        // The input wraps long lines: compare without any whitespace.
+        await ui.waitFor('the query in the chat input', async () => /@mcp\/prompteverything\/simple-prompt/.test((await input.innerText().catch(() => '')).replace(/\s+/g, '')), { timeout: 15000 });
+        await page.locator('.interactive-input-part .monaco-editor textarea').first().click({ force: true });
+        await page.keyboard.press('End');
+        await page.keyboard.press('Enter');
+        const reqs = await ui.waitFor('the model request', () => (since().model.length ? since().model : undefined));
+        const texts = reqs[0].messages.filter((m) => m.role === 'user').flatMap((m) => m.parts.map((p) => p.text || ''));
+        assert.ok(texts.includes('This is a simple prompt without arguments.'), JSON.stringify(texts));
+        await ui.waitForResponse(page, 'Simple prompt used.');
+        assert.deepStrictEqual(since().audit.filter((r) => r.kind === 'prompt').map((r) => [r.prompt, r.outcome]), [['simple-prompt', 'ok']]);
       },
     },
   ];

@@ -39,7 +39,10 @@ describe('mcp-host check', function () {
     const r = await runCli(['check', '--workspace', ws, '--json']);
     assert.equal(r.code, 0, describeRun(r));
     const doc = parseJson(r);
-    assert.deepEqual(Object.keys(doc), ['role', 'servers', 'tools', 'problems']);
+    assert.deepEqual(Object.keys(doc), ['role', 'servers', 'tools', 'budget', 'problems']);
+    assert.deepEqual(Object.keys(doc.budget), ['tools', 'tokens', 'tokenizer', 'maxTools', 'maxToolTokens', 'over']);
+    assert.equal(doc.budget.tools, 8);
+    assert.equal(doc.budget.over, false);
     assert.equal(doc.role, 'reader');
     const [basic, slow] = doc.servers;
     assert.equal(basic.name, 'basic');
@@ -65,6 +68,31 @@ describe('mcp-host check', function () {
     assert.equal('annotations' in noop, false);
     assert.equal(doc.tools.some((t: Json) => t.tool === 'secret_echo'), false, 'excluded by the role');
     assert.deepEqual(doc.problems, []);
+  });
+
+  it('counts the tokens of the role\'s definitions and warns when a role of 400 tools is over its budget', async () => {
+    const servers = Object.fromEntries(
+      ['crm', 'billing', 'support', 'devops'].map((s, i) => [s, fixtureServer('many-tools', { FIXTURE_TOOL_COUNT: '100', FIXTURE_TOOL_OFFSET: String(i * 100) })]),
+    );
+    const ws = makeWorkspace({ 'mcpHost.servers': servers, 'mcpHost.roles': { all: {}, lean: { servers: ['crm'], maxToolTokens: 100000 } }, 'mcpHost.activeRole': 'all' });
+    const json = await runCli(['check', '--workspace', ws, '--json'], { timeoutMs: 60_000 });
+    assert.equal(json.code, 0, describeRun(json));
+    const doc = parseJson(json);
+    assert.equal(doc.tools.length, 400);
+    const { tokens, ...rest } = doc.budget;
+    assert.deepEqual(rest, { tools: 400, tokenizer: 'o200k_base', maxTools: 128, maxToolTokens: null, over: true });
+    assert.ok(tokens > 400 * 40 && tokens < 400 * 200, `${tokens} tokens for 400 definitions`);
+    const warning = doc.problems.find((p: Json) => p.setting === 'mcpHost.maxTools');
+    assert.equal(warning?.severity, 'warning');
+    assert.match(warning.message, new RegExp(`role "all" has 400 tools \\(${tokens} tokens of definitions, o200k_base\\), over the budget of 128 tools`));
+
+    const text = await runCli(['check', '--workspace', ws, '--role', 'lean'], { timeoutMs: 60_000 });
+    assert.equal(text.code, 0, describeRun(text));
+    assert.match(text.stdout, /^Budget: {4}100 tools, [\d,]+ tokens of definitions \(o200k_base\) per request; limit 128 tools, 100,000 tokens; within budget$/m);
+    assert.equal(text.stderr, '', 'within budget: no warning');
+    const over = await runCli(['check', '--workspace', ws], { timeoutMs: 60_000 });
+    assert.match(over.stderr, /^mcp-host warning: mcpHost\.maxTools: role "all" has 400 tools \(\d+ tokens of definitions, o200k_base\), over the budget of 128 tools/m);
+    assert.match(over.stdout, /OVER: each request carries the most relevant tools plus search_tools/);
   });
 
   it('--role overrides mcpHost.activeRole; --role "" means no role', async () => {

@@ -42,6 +42,8 @@ function cliEntry(): string[] {
       // jsonc-parser's "main" is a UMD build whose internal requires esbuild cannot follow
       // ("Cannot find module './impl/format'" at run time); its "module" build bundles fine.
       mainFields: ['module', 'main'],
+      // As esbuild.js does: loaded from node_modules (NODE_PATH below) when check counts tokens.
+      external: ['gpt-tokenizer'],
     });
     bundle = outfile;
   }
@@ -63,10 +65,15 @@ export interface RunOptions {
   readonly timeoutMs?: number;
 }
 
+/** Every CLI run gets a credentials file of its own unless a test names one: never the user's. */
+function isolatedCredentials(): Record<string, string> {
+  return { MCP_HOST_CREDENTIALS_FILE: path.join(tempDir('mcp-host-cred-'), 'credentials.json') };
+}
+
 function spawnCli(args: readonly string[], opts: RunOptions): ChildProcess {
   return spawn(process.execPath, [...cliEntry(), ...args], {
     cwd: opts.cwd ?? REPO_ROOT,
-    env: { ...process.env, ...nodeEnv(), ...opts.env },
+    env: { ...process.env, ...nodeEnv(), NODE_PATH: path.join(REPO_ROOT, 'node_modules'), ...isolatedCredentials(), ...opts.env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
 }

@@ -21,12 +21,13 @@ function options(argv: string[]): Record<string, unknown> {
 
 describe('cli parseArgs', () => {
   it('parses check with defaults and flags', () => {
-    assert.deepEqual(parseArgs(['check']), { command: 'check', options: { workspace: undefined, role: undefined, verbose: false, json: false } });
-    assert.deepEqual(options(['check', '--workspace', 'ws', '--role=support', '--json', '--verbose']), {
+    assert.deepEqual(parseArgs(['check']), { command: 'check', options: { workspace: undefined, role: undefined, verbose: false, json: false, login: false } });
+    assert.deepEqual(options(['check', '--workspace', 'ws', '--role=support', '--json', '--verbose', '--login']), {
       workspace: 'ws',
       role: 'support',
       verbose: true,
       json: true,
+      login: true,
     });
     assert.equal(options(['check', '--role', ''])['role'], '', '--role "" is no role');
   });
@@ -42,6 +43,7 @@ describe('cli parseArgs', () => {
       audit: 'a.jsonl',
       timeoutMs: 500,
       json: true,
+      login: false,
     });
     assert.deepEqual(options(['call', '-y', 'x'])['args'], {});
     assert.equal(options(['call', '-y', 'x'])['yes'], true);
@@ -56,7 +58,22 @@ describe('cli parseArgs', () => {
       yes: true,
       audit: 'x',
       timeoutMs: 10,
+      login: false,
     });
+  });
+
+  it('parses login and logout with the server NAME', () => {
+    assert.deepEqual(parseArgs(['login', 'tracker', '--workspace', 'ws']), {
+      command: 'login',
+      options: { workspace: 'ws', verbose: false, audit: undefined, server: 'tracker' },
+    });
+    assert.deepEqual(options(['logout', 'tracker', '--audit', 'a.jsonl']), { workspace: undefined, verbose: false, audit: 'a.jsonl', server: 'tracker' });
+    usage(['login'], /missing the server NAME to sign in to/, 'login');
+    usage(['logout', 'a', 'b'], /expected one server NAME, got 2/, 'logout');
+    usage(['login', 'x', '--role', 'r'], /unknown option "--role" for "login" \(it is an option of: check, call, session\)/, 'login');
+    usage(['logout', 'x', '--login'], /unknown option "--login" for "logout" \(it is an option of: check, call, session\)/, 'logout');
+    assert.match(helpText('login'), /\$BROWSER URL/);
+    assert.match(helpText(), /mcp-host login NAME/);
   });
 
   it('help and version', () => {

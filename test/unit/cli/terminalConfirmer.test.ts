@@ -33,6 +33,10 @@ describe('cli TerminalConfirmer', () => {
     assert.match(text, /the server's own claims about this tool \(annotations; not verified/);
     assert.match(text, /destructiveHint: true/);
     assert.match(formatConfirmation({ ...request, annotations: undefined }), /annotations\): none/);
+    const rule = { setting: 'mcpHost.roles.ops.rules[0]', action: 'confirm' as const, reason: 'deletes people', error: 'No such key: x' };
+    const withRule = formatConfirmation({ ...request, rule });
+    assert.match(withRule, /\n {2}rule: {7}mcpHost\.roles\.ops\.rules\[0\]: deletes people\n/);
+    assert.match(withRule, /it could not decide, so it asks: No such key: x/);
   });
 
   for (const [typed, expected] of [

@@ -90,6 +90,22 @@ describe('ModalConfirmer', () => {
     assert.deepEqual(seen.slice(2), [ALLOW, ALLOW_FOR_SESSION]);
   });
 
+  it('a question raised by an argument rule names the rule and offers no "for this session"', async () => {
+    const rule = { setting: 'mcpHost.rules[1]', action: 'confirm' as const, reason: 'refund over 50' };
+    let seen: unknown[] = [];
+    window.showWarningMessage = async (...args: unknown[]) => {
+      seen = args;
+      return ALLOW;
+    };
+    assert.equal(await new ModalConfirmer().confirm({ ...request, rule }), 'once');
+    assert.deepEqual(seen.slice(2), [ALLOW]);
+    const { detail } = confirmationMessage({ ...request, rule });
+    assert.ok(detail.startsWith('Asked because of rule mcpHost.rules[1]: refund over 50\n'), detail);
+    assert.ok(detail.includes('MCP Host asks because of the rule above (mcpHost.rules[1])'));
+    const failed = confirmationMessage({ ...request, rule: { ...rule, error: 'No such key: amount' } }).detail;
+    assert.ok(failed.includes('(the rule could not decide, so it asks: No such key: amount)'));
+  });
+
   it('lets a refused dialog propagate (the router denies and logs it)', async () => {
     window.showWarningMessage = async () => {
       throw new Error('DialogService: refused to show dialog in tests');

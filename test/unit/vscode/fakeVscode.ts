@@ -112,6 +112,22 @@ export class TreeItem {
   ) {}
 }
 
+export class Uri {
+  private constructor(private readonly value: string) {}
+  static parse(value: string, _strict?: boolean): Uri {
+    return new Uri(value);
+  }
+  /** Like vscode.Uri: encoded by default; with `skipEncoding` every percent escape decoded. */
+  toString(skipEncoding?: boolean): string {
+    return skipEncoding ? this.value.replace(/%[0-9a-f]{2}/gi, (e) => decodeURIComponent(e)) : this.value;
+  }
+}
+
+/** Replaceable by tests. */
+export const env = {
+  openExternal: async (_target: Uri): Promise<boolean> => true,
+};
+
 /** Replaceable by tests. */
 export const window = {
   showWarningMessage: async (..._args: unknown[]): Promise<string | undefined> => undefined,
@@ -132,6 +148,8 @@ export const fake = {
   ThemeIcon,
   MarkdownString,
   TreeItem,
+  Uri,
+  env,
   window,
 };
 

@@ -9,6 +9,7 @@ import { PARTICIPANT_ID } from '../../../src/vscode/chatParticipant';
 import { COMMANDS } from '../../../src/vscode/commands';
 import { SLASH_COMMANDS } from '../../../src/vscode/slashCommands';
 import { SERVERS_VIEW_ID } from '../../../src/vscode/serverTreeProvider';
+import { SETUP_COMMANDS } from '../../../src/vscode/setupCommands';
 
 const root = join(__dirname, '..', '..', '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -45,7 +46,7 @@ describe('package.json manifest', () => {
 
   it('declares every command under the "MCP Host" category and hides tree-only commands from the palette', () => {
     const declared = new Map<string, { category?: string; title: string }>(pkg.contributes.commands.map((c: { command: string }) => [c.command, c]));
-    assert.deepEqual([...declared.keys()].sort(), Object.values(COMMANDS).sort());
+    assert.deepEqual([...declared.keys()].sort(), [...Object.values(COMMANDS), ...Object.values(SETUP_COMMANDS)].sort());
     for (const c of declared.values()) assert.equal(c.category, 'MCP Host');
     const hidden = new Set(pkg.contributes.menus.commandPalette.filter((m: { when: string }) => m.when === 'false').map((m: { command: string }) => m.command));
     for (const id of [COMMANDS.restartServer, COMMANDS.stopServer, COMMANDS.startServer, COMMANDS.refreshTools, COMMANDS.callTool, COMMANDS.showToolDefinition, COMMANDS.copyToolName]) {

@@ -8,6 +8,7 @@ const defaultSettings: ServerSettings = { name: 'x', type: 'stdio', enabled: tru
 export function serverView(name: string, state: ConnectionState, extra: Partial<ServerView> = {}): ServerView {
   const failure = ConnectionState.failure(state);
   const restartReason = ConnectionState.restartReason(state);
+  const issuer = ConnectionState.signInIssuer(state);
   return {
     name,
     settings: { ...defaultSettings, name, enabled: state.kind !== 'disabled' },
@@ -20,6 +21,8 @@ export function serverView(name: string, state: ConnectionState, extra: Partial<
     canStart: ConnectionState.canStart(state),
     ...(ConnectionState.isConnected(state) ? { info: state.info } : {}),
     ...(failure !== undefined ? { failure } : {}),
+    needsSignIn: ConnectionState.needsSignIn(state),
+    ...(issuer !== undefined ? { issuer } : {}),
     ...(restartReason !== undefined ? { restartReason } : {}),
     toolCount: 0,
     visibleToolCount: 0,

@@ -1,6 +1,7 @@
 import './fakeVscode';
 import * as assert from 'node:assert/strict';
 import { parseSettings } from '../../../src/core/settings/parseSettings';
+import { KNOWN_SETTING_KEYS } from '../../../src/core/settings/settingsSchema';
 import { readRawSettings, withUntrustedWorkspaceValues, type ConfigurationLike } from '../../../src/vscode/settingsReader';
 
 /** What `workspace.getConfiguration('mcpHost')` returns: the manifest defaults merged with the user's values. */
@@ -17,6 +18,8 @@ function config(values: Record<string, unknown>): ConfigurationLike & { asked: s
     maxResultChars: 50000,
     maxMessageBytes: 67108864,
     'audit.path': '',
+    elicitation: { servers: ['*'] },
+    sampling: { servers: [] },
   };
   const merged = { ...defaults, ...values };
   const asked: string[] = [];
@@ -33,7 +36,7 @@ describe('settings reader', () => {
   it('reads every mcpHost.* key into the raw record parseSettings takes (no prefix, audit.path dotted)', () => {
     const c = config({});
     const raw = readRawSettings(c);
-    assert.deepEqual(c.asked, ['servers', 'roles', 'activeRole', 'autoApprove', 'confirm', 'toolNames', 'timeoutMs', 'maxToolRounds', 'maxResultChars', 'maxMessageBytes', 'audit.path']);
+    assert.deepEqual(c.asked, [...KNOWN_SETTING_KEYS], 'every known key, in the schema order');
     assert.deepEqual(raw, {
       servers: {},
       roles: {},
@@ -45,6 +48,8 @@ describe('settings reader', () => {
       maxToolRounds: 10,
       maxResultChars: 50000,
       maxMessageBytes: 67108864,
+      elicitation: { servers: ['*'] },
+      sampling: { servers: [] },
     });
     const { settings, problems } = parseSettings(raw);
     assert.deepEqual(problems, []);

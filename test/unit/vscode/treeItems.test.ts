@@ -128,6 +128,8 @@ describe('tree items: tools', () => {
     assert.equal(item.contextValue, 'mcpTool mcpTool.callable');
     assert.deepEqual((item.command as { command: string }).command, 'mcpHost.showToolDefinition');
     assert.equal(toolDescription(toolNode({ rule: 'auto' })), 'auto · Look up an order.');
+    assert.equal(toolDescription(toolNode({ rule: 'auto', argumentRules: true })), 'auto + rules · Look up an order.');
+    assert.ok(toolTooltip(toolNode({ argumentRules: true })).includes('Argument rules (mcpHost.rules'));
   });
 
   it('marks a tool hidden for the role: dim icon, text, not callable', () => {

@@ -6,7 +6,9 @@ const { extLog } = require('../../runner/mochaInExtensionHost');
 const h = require('../../extension/helpers');
 const { descendants, commandLine } = require('../../lib/procfs');
 
-const SERVERS = ['basic', 'slow', 'dynamic', 'paged', 'notools', 'everything'];
+const SERVERS = ['basic', 'slow', 'dynamic', 'paged', 'notools', 'catalog', 'everything'];
+/** Configured for the roles "writer" and "budget" only: not wanted by the active role, so idle. */
+const OTHER_SERVERS = ['files', 'crm', 'billing', 'support', 'devops'];
 
 /** Live descendants of this extension host that are MCP servers of the test workspace. */
 function serverProcesses() {
@@ -41,8 +43,9 @@ describe('untrusted workspace (restricted mode)', () => {
     const states = Object.fromEntries(host.snapshot().servers.map((s) => [s.name, s.state.kind]));
     extLog('    states: %j', states);
     // The workspace's servers are shown (read from .vscode/settings.json), never started.
-    assert.deepStrictEqual(Object.keys(states), SERVERS);
+    assert.deepStrictEqual(Object.keys(states), [...SERVERS, ...OTHER_SERVERS]);
     for (const s of SERVERS) assert.strictEqual(states[s], 'untrusted', `${s} is ${states[s]}`);
+    for (const s of OTHER_SERVERS) assert.strictEqual(states[s], 'idle', `${s} is ${states[s]}`);
     assert.deepStrictEqual(host.snapshot().exposed, []);
   });
 

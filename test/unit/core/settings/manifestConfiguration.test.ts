@@ -84,6 +84,21 @@ describe('manifestConfiguration', () => {
   });
 
   it('marks the settings that can start processes, reveal data or widen what runs without asking as restricted', () => {
-    assert.deepEqual(restrictedSettings(), ['mcpHost.servers', 'mcpHost.roles', 'mcpHost.autoApprove', 'mcpHost.confirm', 'mcpHost.audit.path']);
+    // Order does not matter; membership does (these are the settings a repository must not set for an untrusted user:
+    // they start processes, widen what runs without asking, reveal data or send it elsewhere).
+    assert.deepEqual([...restrictedSettings()].sort(), [
+      'mcpHost.audit.path',
+      'mcpHost.autoApprove',
+      'mcpHost.confirm',
+      'mcpHost.elicitation',
+      'mcpHost.import',
+      'mcpHost.roles',
+      'mcpHost.rules',
+      'mcpHost.sampling',
+      'mcpHost.servers',
+      'mcpHost.telemetry.captureContent',
+      'mcpHost.telemetry.headers',
+      'mcpHost.telemetry.otlpEndpoint',
+    ]);
   });
 });

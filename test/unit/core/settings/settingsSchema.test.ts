@@ -5,7 +5,28 @@ describe('settingsSchema', () => {
   it('exports the known setting keys', () => {
     assert.deepEqual(
       [...KNOWN_SETTING_KEYS].sort(),
-      ['activeRole', 'audit.path', 'autoApprove', 'confirm', 'maxMessageBytes', 'maxResultChars', 'maxToolRounds', 'roles', 'servers', 'timeoutMs', 'toolNames'],
+      [
+        'activeRole',
+        'audit.path',
+        'autoApprove',
+        'confirm',
+        'elicitation',
+        'import',
+        'maxMessageBytes',
+        'maxResultChars',
+        'maxToolRounds',
+        'maxToolTokens',
+        'maxTools',
+        'roles',
+        'rules',
+        'sampling',
+        'servers',
+        'telemetry.captureContent',
+        'telemetry.headers',
+        'telemetry.otlpEndpoint',
+        'timeoutMs',
+        'toolNames',
+      ],
     );
   });
 });

@@ -1,0 +1,93 @@
+import type { RuleAction, RuleSettings } from '../settings/hostSettings';
+import type { Logger } from '../util/logger';
+import { ruleEnvironment } from './celFunctions';
+import { compileGlobs, toolKey, type Matcher } from './globMatcher';
+import { compileCondition, type CompiledCondition } from './ruleCondition';
+
+/** The rule that decided a call, as the dialog, the CLI prompt, the model's denial text and the audit name it. */
+export interface RuleHit {
+  /** Where the rule is written, with its index: `mcpHost.rules[2]`, `mcpHost.roles.ops.rules[0]`. */
+  readonly setting: string;
+  /** The action it had on this call: a failed or broken rule says `confirm` (a broken `deny` stays `deny`). */
+  readonly action: RuleAction;
+  readonly reason: string;
+  /** Why the condition could not be used (run-time failure or a broken rule). */
+  readonly error?: string;
+}
+
+/** The rules' verdict on one call: the strongest action that matched, and the first rule that said it. */
+export interface RuleRuling {
+  readonly action?: RuleAction;
+  readonly rule?: RuleHit;
+}
+
+const STRENGTH: Record<RuleAction, number> = { allow: 1, confirm: 2, deny: 3 };
+
+interface CompiledRule {
+  readonly settings: RuleSettings;
+  readonly matches: Matcher;
+  readonly condition?: CompiledCondition;
+}
+
+/**
+ * The argument rules in force for one role: `mcpHost.rules`, then the role's `rules`, compiled
+ * once when the policies are built (settings or role change). `judge` runs after the router has
+ * checked the role and validated the arguments, so an `allow` can only ever auto-approve a call
+ * the role may make. Precedence among matching rules: deny > confirm > allow; a condition that
+ * fails at run time counts as `confirm` and is logged — never as allow, never as "no match".
+ */
+export class ArgumentRules {
+  private readonly rules: readonly CompiledRule[];
+
+  constructor(
+    rules: readonly RuleSettings[],
+    private readonly context: { readonly workspaceFolder?: string; readonly role?: string },
+    private readonly logger: Logger,
+  ) {
+    const env = rules.some((r) => r.when !== undefined && !r.broken) ? ruleEnvironment(context.workspaceFolder) : undefined;
+    this.rules = rules.map((r) => ({
+      settings: r,
+      matches: compileGlobs(r.tools),
+      ...(r.when !== undefined && !r.broken && env ? { condition: compileCondition(r.when, env) } : {}),
+    }));
+  }
+
+  get size(): number {
+    return this.rules.length;
+  }
+
+  /** Whether any rule names this tool (the tree and /tools say "rules apply"). */
+  covers(server: string, tool: string): boolean {
+    const key = toolKey(server, tool);
+    return this.rules.some((r) => r.matches(key));
+  }
+
+  judge(server: string, tool: string, args: Record<string, unknown>): RuleRuling {
+    const key = toolKey(server, tool);
+    let best: RuleHit | undefined;
+    for (const rule of this.rules) {
+      if (!rule.matches(key)) continue;
+      const hit = this.evaluate(rule, server, tool, args);
+      if (hit && (!best || STRENGTH[hit.action] > STRENGTH[best.action])) best = hit;
+      if (best?.action === 'deny') break;
+    }
+    return best ? { action: best.action, rule: best } : {};
+  }
+
+  private evaluate(rule: CompiledRule, server: string, tool: string, args: Record<string, unknown>): RuleHit | undefined {
+    const s = rule.settings;
+    const base = { setting: s.setting, reason: s.reason };
+    if (s.broken) return { ...base, action: s.action === 'deny' ? 'deny' : 'confirm', error: `the rule is invalid: ${s.broken}` };
+    const condition = rule.condition;
+    if (!condition) return { ...base, action: s.action };
+    if (!condition.ok) return { ...base, action: s.action === 'deny' ? 'deny' : 'confirm', error: `the condition does not compile: ${condition.error}` };
+    try {
+      const vars = { args, server, tool, role: this.context.role ?? '', workspaceFolder: this.context.workspaceFolder ?? '' };
+      return condition.test(vars) ? { ...base, action: s.action } : undefined;
+    } catch (e) {
+      const error = e instanceof Error ? e.message : String(e);
+      this.logger.warn(`rule ${s.setting} ("${s.reason}") failed on a call of ${toolKey(server, tool)}: ${error}; the call asks for confirmation`);
+      return { ...base, action: 'confirm', error };
+    }
+  }
+}

@@ -1,0 +1,104 @@
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { Disposable } from '../util/event';
+
+/** The longest timer Node keeps (≈24.8 days); the SDK's own timeout is set to it and never fires first. */
+const NEVER_MS = 2_147_483_647;
+
+/** One tool call in flight: what to pass to the SDK request, and `end()` once it settled. */
+export interface OpenCall {
+  /** The SDK's own timeout: never first, this clock is the call's timeout. */
+  readonly sdkTimeoutMs: number;
+  /** Aborts with the SDK's RequestTimeout error when the clock runs out, or with the caller's signal. */
+  readonly signal: AbortSignal;
+  /** The call's progress listener, also restarting the clock on progress (resetTimeoutOnProgress). */
+  withProgress<T>(listener?: (p: T) => void): (p: T) => void;
+  end(): void;
+}
+
+interface CallClock {
+  readonly tool: string;
+  pause(): void;
+  resume(): void;
+}
+
+/**
+ * The tool calls in flight per server, so that a request the server sends meanwhile (a question
+ * for the user, a sampling request) is shown and audited as part of those calls; and each call's
+ * timeout, which stops while the user is being asked on that server's behalf: the time a person
+ * takes to fill in a form is not the server hanging.
+ */
+export class ServerCalls {
+  private readonly open = new Map<string, Set<CallClock>>();
+  private readonly asking = new Map<string, number>();
+
+  /** Start a call of `server`'s `tool` with a timeout of `timeoutMs` (of server time). */
+  begin(server: string, tool: string, timeoutMs: number, signal?: AbortSignal, resetOnProgress = false): OpenCall {
+    const deadline = new AbortController();
+    let remaining = timeoutMs;
+    let startedAt = 0;
+    let timer: NodeJS.Timeout | undefined;
+    const clock: CallClock = {
+      tool,
+      pause: () => {
+        if (!timer) return;
+        clearTimeout(timer);
+        timer = undefined;
+        remaining = Math.max(0, remaining - (performance.now() - startedAt));
+      },
+      resume: () => {
+        if (timer || deadline.signal.aborted) return;
+        startedAt = performance.now();
+        // Rejects the SDK request exactly like its own timeout (and sends notifications/cancelled).
+        timer = setTimeout(() => deadline.abort(new McpError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: timeoutMs })), remaining);
+      },
+    };
+    const calls = this.open.get(server) ?? new Set<CallClock>();
+    this.open.set(server, calls);
+    calls.add(clock);
+    if (!this.asking.get(server)) clock.resume();
+    return {
+      sdkTimeoutMs: NEVER_MS,
+      signal: signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal,
+      withProgress: (listener) => (p) => {
+        if (resetOnProgress && timer) {
+          // Progress shows the server is working: the clock starts over (paused clocks stay paused).
+          clock.pause();
+          remaining = timeoutMs;
+          clock.resume();
+        }
+        listener?.(p);
+      },
+      end: () => {
+        clock.pause();
+        calls.delete(clock);
+        if (calls.size === 0 && this.open.get(server) === calls) this.open.delete(server);
+      },
+    };
+  }
+
+  /** The tools of `server` with a call in flight, in the order they started. */
+  inFlight(server: string): string[] {
+    return [...(this.open.get(server) ?? [])].map((c) => c.tool);
+  }
+
+  /** The user is being asked for `server`: its calls' clocks stop until the returned handle is disposed. */
+  askingUser(server: string): Disposable {
+    const n = (this.asking.get(server) ?? 0) + 1;
+    this.asking.set(server, n);
+    if (n === 1) for (const c of this.open.get(server) ?? []) c.pause();
+    let done = false;
+    return {
+      dispose: () => {
+        if (done) return;
+        done = true;
+        const left = (this.asking.get(server) ?? 1) - 1;
+        if (left > 0) {
+          this.asking.set(server, left);
+          return;
+        }
+        this.asking.delete(server);
+        for (const c of this.open.get(server) ?? []) c.resume();
+      },
+    };
+  }
+}

@@ -1,0 +1,261 @@
+#!/usr/bin/env node
+'use strict';
+/*
+ * UI suite for servers that ask (elicitation, sampling, roots): Playwright drives a real VS Code
+ * workbench (code-server, WITHOUT the smoke-test driver, so modal dialogs and quick inputs are shown
+ * as a person meets them). MCP Host (dist/extension.js) and the scripted model are installed; the
+ * workspace is a fresh copy of ./workspace: the fixture server "asks" (test/fixtures/servers/asks.mjs)
+ * and @modelcontextprotocol/server-everything, sampling allowed for both.
+ *
+ *   node test/integration/ui-requests/run.js [--artifacts DIR] [--screenshots DIR] [--headed] [--keep-tmp] [--verbose]
+ *
+ * Last line: "N passed, N failed"; exit code 0 only when every test passed.
+ */
+const assert = require('assert');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { pathToFileURL } = require('url');
+const { parseArgs } = require('util');
+const { cleanupAll } = require('../runner/cleanup');
+const { openWorkbench } = require('../runner/workbench');
+const { prepareWorkspace, REPO, SCRIPTED_MODEL } = require('../extension/run');
+const ui = require('../ui/lib');
+const qi = require('./quickInput');
+
+async function main() {
+  const { values: o } = parseArgs({
+    args: process.argv.slice(2),
+    options: { artifacts: { type: 'string' }, screenshots: { type: 'string' }, headed: { type: 'boolean', default: false }, 'keep-tmp': { type: 'boolean', default: false }, verbose: { type: 'boolean', default: false } },
+  });
+  const t0 = Date.now();
+  if (!fs.existsSync(path.join(REPO, 'dist', 'extension.js'))) throw new Error('dist/extension.js is missing: run "npm run build" first');
+  const ws = prepareWorkspace(path.join(__dirname, 'workspace'));
+  const f = {
+    fixtureLog: ws.fixtureLog,
+    modelScript: path.join(ws.root, 'model-script.json'),
+    modelLog: path.join(ws.root, 'model-log.jsonl'),
+    audit: path.join(ws.workspace, '.mcp-host', 'audit.jsonl'),
+  };
+  const wb = await openWorkbench({
+    folder: ws.workspace,
+    extensions: [REPO, SCRIPTED_MODEL],
+    env: { MCP_HOST_TEST_REPO: REPO, MCP_HOST_TEST_FIXTURE_LOG: f.fixtureLog, MCP_HOST_TEST_MODEL_SCRIPT: f.modelScript, MCP_HOST_TEST_MODEL_LOG: f.modelLog },
+    headless: !o.headed,
+    keepTmp: o['keep-tmp'],
+  });
+  const { page } = wb;
+  if (o.verbose) page.on('console', (m) => process.stderr.write(`[page] ${m.text()}\n`));
+  process.stderr.write(`[ui-requests] workbench open (${((Date.now() - t0) / 1000).toFixed(1)} s)\n`);
+
+  const mark = () => {
+    const n = { model: ui.readJsonl(f.modelLog).length, audit: ui.readJsonl(f.audit).length };
+    return () => ({ model: ui.readJsonl(f.modelLog).slice(n.model), audit: ui.readJsonl(f.audit).slice(n.audit) });
+  };
+  const record = async (since, kind) =>
+    ui.waitFor(`the ${kind} audit record`, () => since().audit.find((r) => r.kind === kind), { timeout: 30000, describe: () => JSON.stringify(since().audit) });
+  const callRecord = async (since, name) =>
+    ui.waitFor(`the audit record of ${name}`, () => since().audit.find((r) => r.kind === 'call' && r.name === name), { timeout: 60000, describe: () => JSON.stringify(since().audit) });
+  /** The last tool result in the chat's model request number `n` of this test (history holds earlier turns' results too). */
+  const toolResultIn = (since, n) => {
+    const req = since().model[n];
+    const results = req ? req.messages.flatMap((m) => m.parts || []).filter((p) => p.type === 'toolResult') : [];
+    return results.length ? results[results.length - 1].text : undefined;
+  };
+  /** What the chat's progress shows now (the request in flight), before it collapses into "Completed N steps". */
+  const progressText = async () => page.locator('.interactive-response').last().innerText();
+  const shot = async (name) => {
+    if (o.screenshots) await ui.screenshot(page, path.join(o.screenshots, name));
+  };
+
+  let artifacts = o.artifacts;
+  const onFailure = async (name) => {
+    artifacts = artifacts || fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-ui-requests-artifacts-'));
+    await ui.screenshot(page, path.join(artifacts, `${ui.slug(name)}.png`));
+  };
+
+  const tests = [
+    {
+      name: '@mcp answers with the scripted model (warm-up)',
+      fn: async () => {
+        for (let attempt = 1; ; attempt++) {
+          ui.setScript(f.modelScript, [{ text: `Ready, attempt ${attempt}.` }]);
+          const since = mark();
+          await ui.sendChat(page, '@mcp hello');
+          try {
+            await ui.waitFor('a model request', () => since().model.length >= 1, { timeout: 15000 });
+            await ui.waitForResponse(page, `Ready, attempt ${attempt}.`);
+            break;
+          } catch (e) {
+            if (attempt >= 3) throw e;
+          }
+        }
+      },
+    },
+    {
+      name: 'a form during a tool call: the modal says who asks and why, the fields are asked in quick inputs, the answer reaches the server',
+      fn: async () => {
+        ui.setScript(f.modelScript, [{ toolCalls: [{ name: 'asks__ask_form', input: {} }] }, { text: 'Thanks, noted.' }]);
+        const since = mark();
+        await ui.sendChat(page, '@mcp fill in my profile');
+        const box = await ui.waitForDialog(page, 30000);
+        assert.match(await progressText(), /MCP server "asks" asks you during ask_form: Tell us about yourself/);
+        const text = await box.innerText();
+        assert.match(text, /MCP server "asks" asks you for information/);
+        assert.match(text, /"Tell us about yourself"/);
+        assert.match(text, /Fields: Name \(required\), Age, Favourite colour, Newsletter, Tags, Email/);
+        assert.match(text, /Asked during its tool call: ask_form/);
+        await shot('elicitation-modal.png');
+        await ui.clickDialogButton(page, 'Fill In…');
+        // Name: replace the default; every other field keeps its default (Enter).
+        const first = await qi.waitForQuickInput(page, /MCP server "asks" asks \(1\/6\)/);
+        assert.match(first.prompt, /Name \(required\) — Your name/);
+        assert.equal(first.value, 'Ada');
+        await shot('elicitation-field.png');
+        await qi.typeAndAccept(page, 'Grace Hopper');
+        for (let i = 2; i <= 6; i++) {
+          await qi.waitForQuickInput(page, new RegExp(`\\(${i}/6\\)`));
+          await page.keyboard.press('Enter');
+        }
+        const rec = await record(since, 'elicitation');
+        assert.deepStrictEqual([rec.outcome, rec.decidedBy, rec.server, rec.duringCall], ['accepted', 'user', 'asks', ['ask_form']]);
+        assert.deepStrictEqual(rec.answer, { name: 'Grace Hopper', age: 36, color: 'blue', newsletter: false, tags: ['a'] });
+        await callRecord(since, 'asks__ask_form');
+        const result = await ui.waitFor('the tool result for the model', () => toolResultIn(since, 1));
+        assert.deepStrictEqual(JSON.parse(result), { action: 'accept', content: { name: 'Grace Hopper', age: 36, color: 'blue', newsletter: false, tags: ['a'] } });
+        await ui.waitForResponse(page, 'Thanks, noted.');
+      },
+    },
+    {
+      name: '"Decline" in the modal: the server is told no, nothing is filled in',
+      fn: async () => {
+        ui.setScript(f.modelScript, [{ toolCalls: [{ name: 'asks__ask_form', input: {} }] }, { text: 'You declined.' }]);
+        const since = mark();
+        await ui.sendChat(page, '@mcp fill in my profile again');
+        await ui.waitForDialog(page, 30000);
+        await ui.clickDialogButton(page, 'Decline');
+        const rec = await record(since, 'elicitation');
+        assert.deepStrictEqual([rec.outcome, rec.answer], ['declined', null]);
+        const result = await ui.waitFor('the tool result for the model', () => toolResultIn(since, 1));
+        assert.deepStrictEqual(JSON.parse(result), { action: 'decline' });
+        await ui.waitForResponse(page, 'You declined.');
+        assert.strictEqual(await page.locator('.quick-input-widget:visible').count(), 0);
+      },
+    },
+    {
+      name: 'sampling approved: the request is shown, sent to the chat model, the answer shown and returned',
+      fn: async () => {
+        ui.setScript(f.modelScript, [
+          { toolCalls: [{ name: 'asks__sample', input: { prompt: 'Write a haiku about MCP', maxTokens: 60, systemPrompt: 'You are a poet' } }] },
+          { text: 'Hosts and servers talk' },
+          { text: 'The server got its haiku.' },
+        ]);
+        const since = mark();
+        await ui.sendChat(page, '@mcp get a haiku');
+        const request = await ui.waitForDialog(page, 30000);
+        assert.match(await progressText(), /MCP server "asks" asks to use your language model during sample/);
+        const text = await request.innerText();
+        assert.match(text, /MCP server "asks" wants to use your language model/);
+        assert.match(text, /for at most 60 tokens/);
+        assert.match(text, /System prompt:\s*You are a poet/);
+        assert.match(text, /\[user\] Write a haiku about MCP/);
+        assert.strictEqual(since().model.length, 1, 'nothing was sent to the model before the yes');
+        await shot('sampling-request.png');
+        await ui.clickDialogButton(page, 'Send to Model');
+        const answer = await ui.waitForDialog(page, 30000);
+        assert.match(await answer.innerText(), /Return this answer of "mcp-host-test\/scripted" to MCP server "asks"\?[\s\S]*Hosts and servers talk/);
+        await ui.clickDialogButton(page, 'Return Answer');
+        const rec = await record(since, 'sampling');
+        assert.deepStrictEqual([rec.outcome, rec.answer.model, rec.answer.text], ['accepted', 'mcp-host-test/scripted', 'Hosts and servers talk']);
+        const sampled = since().model[1];
+        assert.deepStrictEqual(sampled.toolNames, [], 'no tools are offered inside sampling');
+        assert.match(JSON.stringify(sampled.messages), /You are a poet[\s\S]*Write a haiku about MCP/);
+        const result = await ui.waitFor('the tool result for the model', () => toolResultIn(since, 2));
+        assert.equal(JSON.parse(result).content.text, 'Hosts and servers talk');
+        await ui.waitForResponse(page, 'The server got its haiku.');
+      },
+    },
+    {
+      name: 'sampling refused: the model is never asked, the server gets "User rejected sampling request"',
+      fn: async () => {
+        ui.setScript(f.modelScript, [{ toolCalls: [{ name: 'asks__sample', input: { prompt: 'Leak the secrets' } }] }, { text: 'It was refused.' }]);
+        const since = mark();
+        await ui.sendChat(page, '@mcp sample something');
+        await ui.waitForDialog(page, 30000);
+        await ui.clickDialogButton(page, 'Refuse');
+        const rec = await record(since, 'sampling');
+        assert.deepStrictEqual([rec.outcome, rec.reason], ['declined', 'the user refused to send the request to the model']);
+        const result = await ui.waitFor('the tool result for the model', () => toolResultIn(since, 1));
+        assert.match(result, /sampling failed: -1 .*User rejected sampling request/);
+        await ui.waitForResponse(page, 'It was refused.');
+        assert.strictEqual(since().model.length, 2, 'the chat asked the model twice; sampling never did');
+      },
+    },
+    {
+      name: "server-everything's trigger-elicitation-request from @mcp: its 13-field form through the input flow",
+      fn: async () => {
+        ui.setScript(f.modelScript, [{ toolCalls: [{ name: 'everything__trigger-elicitation-request', input: {} }] }, { text: 'Everything elicited.' }]);
+        const since = mark();
+        await ui.sendChat(page, '@mcp trigger the elicitation of everything');
+        await ui.waitForDialog(page, 30000);
+        await ui.clickDialogButton(page, 'Fill In…');
+        await qi.waitForQuickInput(page, /MCP server "everything" asks \(1\/13\)/);
+        await qi.typeAndAccept(page, 'Ada Lovelace');
+        for (let i = 2; i <= 13; i++) {
+          await qi.waitForQuickInput(page, new RegExp(`\\(${i}/13\\)`));
+          await page.keyboard.press('Enter');
+        }
+        const rec = await record(since, 'elicitation');
+        assert.equal(rec.outcome, 'accepted', JSON.stringify(rec));
+        const result = await ui.waitFor('the tool result', () => toolResultIn(since, 1), { timeout: 30000 });
+        assert.match(result, /User provided the requested information/);
+        assert.match(result, /- Name: Ada Lovelace/);
+        await ui.waitForResponse(page, 'Everything elicited.');
+      },
+    },
+    {
+      name: "server-everything's trigger-sampling-request and get-roots-list from @mcp",
+      fn: async () => {
+        ui.setScript(f.modelScript, [
+          { toolCalls: [{ name: 'everything__trigger-sampling-request', input: { prompt: 'Say hello', maxTokens: 20 } }] },
+          { text: 'Hello from the scripted model' },
+          { toolCalls: [{ name: 'everything__get-roots-list', input: {} }] },
+          { text: 'Sampled and listed.' },
+        ]);
+        const since = mark();
+        await ui.sendChat(page, '@mcp sample and list roots with everything');
+        await ui.waitForDialog(page, 30000);
+        await ui.clickDialogButton(page, 'Send to Model');
+        await ui.waitForDialog(page, 30000);
+        await ui.clickDialogButton(page, 'Return Answer');
+        const sampled = await ui.waitFor('the sampling tool result', () => toolResultIn(since, 2), { timeout: 30000 });
+        assert.match(sampled, /Hello from the scripted model/);
+        await ui.waitForResponse(page, 'Sampled and listed.');
+        const roots = toolResultIn(since, 3);
+        assert.ok(roots.includes(pathToFileURL(fs.realpathSync(ws.workspace)).href) || roots.includes(pathToFileURL(ws.workspace).href), roots);
+      },
+    },
+  ];
+
+  let result;
+  try {
+    result = await ui.runTests('UI: servers that ask (elicitation, sampling, roots)', tests, { onFailure });
+  } finally {
+    if (result && result.failed && artifacts) {
+      for (const [k, p] of Object.entries(f)) if (fs.existsSync(p)) fs.copyFileSync(p, path.join(artifacts, `${k}${path.extname(p)}`));
+      process.stderr.write(`[ui-requests] failure artifacts: ${artifacts}\n`);
+    }
+    await wb.close();
+    if (!o['keep-tmp']) ws.remove();
+  }
+  process.stderr.write(`[ui-requests] ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+  process.stdout.write(`${result.passed} passed, ${result.failed} failed\n`);
+  process.exitCode = result.failed ? 1 : 0;
+}
+
+main().catch(async (e) => {
+  process.stderr.write(`[ui-requests] fatal: ${(e && e.stack) || e}\n`);
+  await cleanupAll();
+  process.stdout.write('0 passed, 1 failed\n');
+  process.exit(1);
+});
