@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { AuditView } from './vscode/auditView';
 import { registerCatalogCommands } from './vscode/catalogCommands';
 import { registerChatParticipant } from './vscode/chatParticipant';
 import { COMMANDS, registerCommands } from './vscode/commands';
@@ -11,6 +12,8 @@ import { openWalkthroughOnFirstRun, registerSetupCommands } from './vscode/setup
 import { RoleStatusBar } from './vscode/statusBar';
 import { ToolBudgetTally } from './vscode/toolBudgetTally';
 import { ToolDefinitionProvider } from './vscode/toolDefinitionProvider';
+import { ToolReviews } from './vscode/toolReview';
+import { trustCommands } from './vscode/trustCommands';
 
 let controller: HostController | undefined;
 
@@ -50,13 +53,17 @@ export function activate(context: vscode.ExtensionContext): McpHostTestApi | und
   };
   const tree = new ServerTreeProvider(host, treeChanges, () => tally.current());
   const definitions = new ToolDefinitionProvider(host, c.onDidChange);
+  const reviews = new ToolReviews(host);
+  const audit = new AuditView(context.extensionUri, host, c.host.onDidRecord);
   context.subscriptions.push(
     tally,
     tree,
     vscode.window.createTreeView(SERVERS_VIEW_ID, { treeDataProvider: tree, showCollapseAll: true }),
     definitions,
+    reviews,
+    audit,
     new RoleStatusBar(host, c.onDidChange),
-    registerCommands({ controller: c, logger, tree, definitions, extensionId: context.extension.id }),
+    registerCommands({ controller: c, logger, tree, definitions, extensionId: context.extension.id, more: trustCommands(c, reviews, audit) }),
     registerSignInCommands(c, logger, context.extensionMode !== vscode.ExtensionMode.Production),
     registerCatalogCommands(c, logger),
     registerChatParticipant(c, tally),

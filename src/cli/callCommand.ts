@@ -16,6 +16,7 @@ import type { CallOptions } from './parseArgs';
 import { printProblems } from './printProblems';
 import { createStderrLogger } from './stderrLogger';
 import { TerminalConfirmer } from './terminalConfirmer';
+import { consentPromptFor } from './terminalConsentPrompt';
 import { TerminalPrompter } from './terminalPrompter';
 
 /** Asking needs a person at a terminal: stdin to read the answer, stderr to show the question. */
@@ -63,6 +64,7 @@ export async function runCall(o: CallOptions, lifecycle: Lifecycle): Promise<num
       yes: o.yes,
       confirmer: chooseConfirmer(o.yes),
       serverRequests: chooseServerRequests((line) => logger.warn(line)),
+      consent: consentPromptFor(workspace.dir, canAskOnTerminal()),
       logger,
       browser,
       verbose: o.verbose,
@@ -76,7 +78,8 @@ export async function runCall(o: CallOptions, lifecycle: Lifecycle): Promise<num
     return call;
   });
   try {
-    await host.start();
+    // Only the server the name can only mean, when that is knowable without the other servers' tools.
+    await host.start(o.name);
     const login = o.login ? new LoginWhenNeeded(host, writeStderr, abort.signal) : undefined;
     await login?.signInWaiting();
     printProblems(host.snapshot().problems);

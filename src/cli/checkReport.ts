@@ -1,7 +1,31 @@
 import type { ToolBudgetMeasure } from '../core/agent/toolBudget';
 import type { HostSnapshot } from '../core/host/hostSnapshot';
+import type { DefinitionReview } from '../core/pinning/definitionReview';
 import type { SettingsProblem } from '../core/settings/hostSettings';
-import { problemViews, serverViews, toolViews, type ProblemView, type ServerView, type ToolView } from './jsonViews';
+import { problemViews, quarantineViews, serverViews, toolViews, type ProblemView, type QuarantineView, type ServerView, type ToolView } from './jsonViews';
+
+/** One server's differences from the lockfile (`check --locked`). */
+export interface DriftView {
+  readonly server: string;
+  /** No entry in the lockfile at all. */
+  readonly firstReview: boolean;
+  readonly added: readonly string[];
+  readonly changed: readonly { readonly tool: string; readonly fields: readonly string[] }[];
+  readonly removed: readonly string[];
+  readonly identityChanges: readonly string[];
+}
+
+/** The lockfile as `check --locked` found it. */
+export interface LockfileCheck {
+  readonly path: string;
+  readonly exists: boolean;
+  readonly error?: string;
+  readonly drift: readonly DriftView[];
+  /** Entries for servers that are not configured any more. */
+  readonly staleEntries: readonly string[];
+  /** Entries ("server/tool") whose hash is not the hash of their definition (edited by hand). */
+  readonly inconsistentEntries: readonly string[];
+}
 
 /** What `check --json` prints. */
 export interface CheckReport {
@@ -10,7 +34,15 @@ export interface CheckReport {
   readonly tools: readonly ToolView[];
   /** What the role's tool definitions cost per request, and its budget (maxTools / maxToolTokens). */
   readonly budget: BudgetView;
+  /** Tools no role is offered until a person reviews them (mcpHost.pinning). */
+  readonly quarantined: readonly QuarantineView[];
   readonly problems: readonly ProblemView[];
+  /** `--locked` only. */
+  readonly lockfile?: LockfileCheck;
+}
+
+export function driftView(r: DefinitionReview): DriftView {
+  return { server: r.server, firstReview: r.firstReview, added: r.added, changed: r.changed, removed: r.removed, identityChanges: r.identityChanges };
 }
 
 export interface BudgetView {
@@ -30,6 +62,7 @@ export function buildCheckReport(
   measure: ToolBudgetMeasure,
   tokenizer: string,
   workspace?: string,
+  lockfile?: LockfileCheck,
 ): CheckReport {
   const budget: BudgetView = {
     tools: measure.tools,
@@ -44,7 +77,9 @@ export function buildCheckReport(
     servers: serverViews(snapshot, true, workspace),
     tools: toolViews(snapshot),
     budget,
+    quarantined: quarantineViews(snapshot),
     problems: [...problemViews(settingsProblems, snapshot), ...(measure.over ? [overBudgetProblem(snapshot, budget)] : [])],
+    ...(lockfile ? { lockfile } : {}),
   };
 }
 
@@ -62,7 +97,16 @@ function overBudgetProblem(snapshot: HostSnapshot, b: BudgetView): ProblemView {
   };
 }
 
-/** A check passes when every started server connected (none failed or waits for sign-in) and there is no error problem. */
+/** Whether `check --locked` found the lockfile exactly matching what the servers list. */
+export function lockfileMatches(l: LockfileCheck): boolean {
+  return l.exists && l.error === undefined && l.drift.length === 0 && l.staleEntries.length === 0 && l.inconsistentEntries.length === 0;
+}
+
+/** A check passes when every started server connected (none failed or waits for sign-in), there is no error problem and, with --locked, no drift. */
 export function checkPassed(report: CheckReport): boolean {
-  return !report.servers.some((s) => s.state === 'error' || s.state === 'needsSignIn') && !report.problems.some((p) => p.severity === 'error');
+  return (
+    !report.servers.some((s) => s.state === 'error' || s.state === 'needsSignIn') &&
+    !report.problems.some((p) => p.severity === 'error') &&
+    (report.lockfile === undefined || lockfileMatches(report.lockfile))
+  );
 }

@@ -11,6 +11,11 @@ const OPTIONS = {
   audit: { type: 'string', parse: nonEmpty('--audit') },
   timeout: { type: 'string', key: 'timeoutMs', parse: milliseconds },
   login: { type: 'boolean' },
+  locked: { type: 'boolean' },
+  since: { type: 'string', parse: date },
+  server: { type: 'string', parse: nonEmpty('--server') },
+  outcome: { type: 'string', parse: nonEmpty('--outcome') },
+  format: { type: 'string', choices: ['jsonl', 'csv'], parse: (raw: string | undefined) => raw ?? 'jsonl' },
 } as const satisfies Record<string, OptionSpec>;
 
 type OptionName = keyof typeof OPTIONS;
@@ -26,7 +31,7 @@ const COMMON: OptionName[] = ['workspace', 'role', 'verbose'];
  * (plus its fields in parseArgs.ts and its text in helpText.ts). Key order is the order in messages.
  */
 export const COMMAND_TABLE = {
-  check: { options: pick(...COMMON, 'json', 'login') },
+  check: { options: pick(...COMMON, 'json', 'login', 'yes', 'locked') },
   call: {
     options: pick(...COMMON, 'args', 'yes', 'audit', 'timeout', 'json', 'login'),
     positionals: { key: 'name', label: 'tool NAME', variadic: false, missing: 'missing the tool NAME to call' },
@@ -40,6 +45,9 @@ export const COMMAND_TABLE = {
     options: pick('workspace', 'verbose', 'audit'),
     positionals: { key: 'server', label: 'server NAME', variadic: false, missing: 'missing the server NAME to sign out of' },
   },
+  lock: { options: pick(...COMMON, 'yes') },
+  'audit verify': { options: pick('workspace', 'json'), positionals: { key: 'files', label: 'FILE', variadic: true } },
+  'audit export': { options: pick('workspace', 'since', 'server', 'outcome', 'format'), positionals: { key: 'files', label: 'FILE', variadic: true } },
 } as const satisfies Record<string, CommandSpec>;
 
 function nonEmpty(flag: string): (raw: string | undefined, fail: Fail) => string | undefined {
@@ -47,6 +55,14 @@ function nonEmpty(flag: string): (raw: string | undefined, fail: Fail) => string
     if (raw === '') fail(`${flag} needs a non-empty value`);
     return raw;
   };
+}
+
+/** `--since 2026-01-01` (any date `Date.parse` reads, e.g. with a time); a Date. */
+function date(raw: string | undefined, fail: Fail): Date | undefined {
+  if (raw === undefined) return undefined;
+  const t = Date.parse(raw);
+  if (Number.isNaN(t)) fail(`--since expects a date like 2026-01-31 or 2026-01-31T12:00:00Z, got ${JSON.stringify(raw)}`);
+  return new Date(t);
 }
 
 function milliseconds(raw: string | undefined, fail: Fail): number | undefined {

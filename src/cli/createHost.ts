@@ -1,11 +1,14 @@
 import * as path from 'node:path';
 import { defaultCredentialsFile, FileCredentialStore } from '../core/auth/fileCredentialStore';
 import type { Confirmer } from '../core/calls/confirmer';
+import { FileConsentStore } from '../core/consent/fileConsentStore';
+import type { ConsentPrompt } from '../core/consent/serverConsent';
 import { McpHost } from '../core/host/mcpHost';
+import { CLIENT_INFO } from '../core/host/mcpHostOptions';
 import { decliningPrompter } from '../core/requests/elicitationPrompter';
 import { refusingSampler } from '../core/requests/sampler';
 import type { ServerRequestPorts } from '../core/requests/serverRequests';
-import { CLIENT_INFO } from '../core/host/mcpHostOptions';
+import type { PinningMode } from '../core/settings/hostSettings';
 import { envSecretResolver } from '../core/settings/resolveServerSettings';
 import { TelemetryExport } from '../core/telemetry/telemetryExport';
 import type { Logger } from '../core/util/logger';
@@ -19,8 +22,12 @@ export interface CliHostOptions {
   readonly audit?: string;
   /** `--timeout MS`. */
   readonly timeoutMs?: number;
-  /** `--yes`. */
+  /** `--yes`: calls that need confirmation run, and servers not allowed yet start (both audited as by the flag). */
   readonly yes: boolean;
+  /** How a server not allowed yet is asked about: on the terminal, or nobody (an error that says how to allow it). */
+  readonly consent: ConsentPrompt;
+  /** Overrides mcpHost.pinning (`check --locked`). */
+  readonly pinning?: PinningMode;
   readonly confirmer: Confirmer;
   /** Who answers servers' questions and sampling requests; default: nobody (declined, with a warning). */
   readonly serverRequests?: ServerRequestPorts;
@@ -42,15 +49,15 @@ export function cliCredentialsFile(env: Record<string, string | undefined> = pro
 
 /**
  * The McpHost of a CLI command. The workspace counts as trusted: whoever runs the CLI in it chose
- * to. Secrets come from `MCP_HOST_SECRET_<NAME>` environment variables. The roots offered to
- * servers are the workspace folder (`--workspace`).
- * to. Secrets come from `MCP_HOST_SECRET_<NAME>` environment variables; OAuth tokens from the
- * credentials file (used and refreshed by every command; written by login and --login).
+ * to; each server still needs the user's consent before it first starts (kept in the user's
+ * configuration folder, per workspace). Secrets come from `MCP_HOST_SECRET_<NAME>` environment
+ * variables; OAuth tokens from the credentials file (used and refreshed by every command; written by
+ * login and --login). The roots offered to servers are the workspace folder (`--workspace`).
  */
 export function createHost(workspace: Workspace, o: CliHostOptions): McpHost {
   const env = o.env ?? process.env;
   const host = new McpHost({
-    settings: workspace.settings,
+    settings: o.pinning ? { ...workspace.settings, pinning: o.pinning } : workspace.settings,
     workspaceFolder: workspace.dir,
     env,
     secrets: envSecretResolver(env),
@@ -65,6 +72,7 @@ export function createHost(workspace: Workspace, o: CliHostOptions): McpHost {
     credentials: new FileCredentialStore(cliCredentialsFile(env)),
     ...(o.browser ? { openUrl: o.browser.openUrl } : {}),
     logLevel: { level: o.verbose ? 'debug' : 'warn' },
+    consent: { store: new FileConsentStore(workspace.dir), prompt: o.consent, via: 'cli' },
   });
   if (workspace.settings.telemetry) {
     const telemetry = new TelemetryExport({

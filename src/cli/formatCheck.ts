@@ -1,8 +1,10 @@
+import type { DefinitionReview } from '../core/pinning/definitionReview';
 import type { CheckReport } from './checkReport';
-import { checkPassed } from './checkReport';
+import { checkPassed, lockfileMatches } from './checkReport';
+import { formatReview } from './formatDrift';
 
 /** The human (non-JSON) output of `check`: a server table, a tool table and a verdict. */
-export function formatCheckReport(report: CheckReport, workspaceDir: string): string {
+export function formatCheckReport(report: CheckReport, workspaceDir: string, reviews: readonly DefinitionReview[] = []): string {
   const out: string[] = [];
   out.push(`Workspace: ${workspaceDir}`);
   out.push(`Role:      ${report.role ?? '(none: every enabled server, every tool)'}`);
@@ -32,6 +34,25 @@ export function formatCheckReport(report: CheckReport, workspaceDir: string): st
   }
   out.push('', budgetLine(report.budget), '');
 
+  if (report.quarantined.length) {
+    const rows = report.quarantined.map((q) => [q.tool, q.server, oneLine(q.message, 110)]);
+    out.push('Quarantined (offered to no role until a person reviews them: MCP Host: Review Tool Changes…, or "mcp-host lock"):');
+    out.push(...table(['TOOL', 'SERVER', 'WHY'], rows));
+    out.push('');
+  }
+
+  const l = report.lockfile;
+  if (l) {
+    if (l.error !== undefined) out.push(`Lockfile: ${l.error}`);
+    else if (!l.exists) out.push(`Lockfile: ${l.path} does not exist; create it with "mcp-host lock" and commit it.`);
+    else if (lockfileMatches(l)) out.push(`Lockfile: ${l.path} matches what the servers list.`);
+    else out.push(`Lockfile: ${l.path} differs from what the servers list:`);
+    for (const r of reviews) out.push(...formatReview(r).map((line) => `  ${line}`));
+    for (const s of l.staleEntries) out.push(`  server "${s}" has an entry but is not configured any more`);
+    for (const t of l.inconsistentEntries) out.push(`  the entry of ${t} does not match its own hash (edited by hand?); run "mcp-host lock"`);
+    out.push('');
+  }
+
   const started = report.servers.filter((s) => s.state !== 'disabled');
   const connected = started.filter((s) => s.state === 'connected').length;
   const errors = report.problems.filter((p) => p.severity === 'error').length;
@@ -40,7 +61,9 @@ export function formatCheckReport(report: CheckReport, workspaceDir: string): st
   const problemText = report.problems.length
     ? `${plural(errors, 'error problem')}, ${plural(warnings, 'warning')} (printed on stderr)`
     : 'no problems';
-  out.push(`${verdict}: ${connected} of ${plural(started.length, 'started server')} connected, ${plural(report.tools.length, 'tool')} for the role, ${problemText}.`);
+  const quarantined = report.quarantined.length ? `, ${report.quarantined.length} quarantined` : '';
+  const drift = l && !lockfileMatches(l) ? ', the lockfile differs' : '';
+  out.push(`${verdict}: ${connected} of ${plural(started.length, 'started server')} connected, ${plural(report.tools.length, 'tool')} for the role${quarantined}, ${problemText}${drift}.`);
   return out.join('\n') + '\n';
 }
 

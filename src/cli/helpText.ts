@@ -1,13 +1,6 @@
+import { AUDIT_EXPORT, AUDIT_VERIFY } from './auditHelp';
 import type { CommandName } from './parseArgs';
-
-/** One-line synopsis of each command, shown after a usage error. */
-export const USAGE: Record<CommandName, string> = {
-  check: 'mcp-host check [--workspace DIR] [--role NAME] [--json] [--login] [--verbose]',
-  call: 'mcp-host call NAME [--args JSON] [--workspace DIR] [--role NAME] [--yes] [--audit FILE] [--timeout MS] [--json] [--login] [--verbose]',
-  session: 'mcp-host session [--workspace DIR] [--role NAME] [--yes] [--audit FILE] [--timeout MS] [--login] [--verbose]',
-  login: 'mcp-host login NAME [--workspace DIR] [--audit FILE] [--verbose]',
-  logout: 'mcp-host logout NAME [--workspace DIR] [--audit FILE] [--verbose]',
-};
+import { USAGE } from './usage';
 
 const SIGN_IN = `Sign-in (remote servers with OAuth): tokens live in MCP_HOST_CREDENTIALS_FILE, default
 $XDG_CONFIG_HOME/mcp-host/credentials.json or ~/.config/mcp-host/credentials.json (mode 0600).
@@ -26,7 +19,12 @@ const COMMON = `Common options:
   -h, --help        Show help.
 
 Secrets: \${secret:NAME} in the settings reads the environment variable MCP_HOST_SECRET_NAME.
-Trust: the CLI treats the workspace as trusted; running it is the decision to start its servers.
+Trust: the CLI treats the workspace as trusted, but each server needs your consent before it first
+starts (and again when its command line, args, cwd or env names change): asked y/N on a terminal,
+kept per workspace in consent.json of MCP_HOST_CONFIG_DIR (default ~/.config/mcp-host). Without a
+terminal a server not allowed yet does not start unless --yes is given (check, call, session, lock).
+Pinning: with mcpHost.pinning "review" (the default) or "locked", a tool whose definition differs from
+mcp-host.lock.json is quarantined: offered to no role, and a call answers "quarantined".
 Audit: --audit FILE is relative to the current directory, mcpHost.audit.path to the workspace.
 Settings problems are printed to stderr (and included in check --json).
 SIGINT/SIGTERM stop every server (whole process groups) and exit with 130/143.
@@ -41,6 +39,9 @@ Usage:
   ${USAGE.session}
   ${USAGE.login}
   ${USAGE.logout}
+  ${USAGE.lock}
+  ${USAGE['audit verify']}
+  ${USAGE['audit export']}
   mcp-host help [COMMAND] | --help | --version
 
 Commands:
@@ -50,6 +51,9 @@ Commands:
   session   A long-lived host driven by JSON lines on stdin, answering on stdout.
   login     Sign in to a remote server (OAuth) in the browser and keep its tokens.
   logout    Forget a remote server's tokens and client registrations.
+  lock      Write what the servers list now to mcp-host.lock.json (approve tool definitions).
+  audit verify   Check the audit files' hash chain; name the first line altered, removed or inserted.
+  audit export   Print audit records (filtered) as JSON lines or CSV.
 
 ${COMMON}
 
@@ -80,8 +84,20 @@ refused with mcpHost.toolNames "reject") are reported as problems.
            command that signs in).
   --login  Sign in to the servers that need it first (see below).
 
-Exit: 0 when every started server connected and there is no error problem, 1 otherwise (a server
-that needs sign-in included), 2 for bad usage, an unknown role or unreadable settings.
+Tools whose definition is not the reviewed one (mcpHost.pinning) are listed as quarantined with the
+reason; JSON: "quarantined": [{ "server", "tool", "reason", "message" }].
+
+  --locked   For CI: the lockfile is only read, and any difference between it and what the role's
+             servers list (a new, changed or removed tool, a server without an entry, an entry of a
+             server no longer configured, a server started differently) fails the check; the
+             differences are printed as a diff. JSON: "lockfile": { "path", "exists", "error"?,
+             "drift": [{ "server", "firstReview", "added", "changed", "removed", "identityChanges" }],
+             "staleEntries", "inconsistentEntries" }.
+  --yes, -y  Servers not allowed yet start without asking (audited as consent by the flag).
+
+Exit: 0 when every started server connected and there is no error problem (and, with --locked,
+the lockfile matches), 1 otherwise (a server that needs sign-in included), 2 for bad usage, an
+unknown role or unreadable settings.
 
 ${COMMON}`;
 
@@ -112,7 +128,12 @@ brackets); a URL is shown in full and opened with $BROWSER (or printed) only aft
 terminal the question is declined. Sampling requests are refused: the CLI has no language model
 (a driver of "mcp-host session" can answer them). Roots: the --workspace folder.
 
-Outcomes: ok, isError, timeout, cancelled, denied, notFound, invalidArgs, error.
+When the name can only mean one server's tool (mcpHost.toolNames "prefix", the name is
+<server>__<tool> with valid parts and no other server's name starts it), only that server is
+started and its tools are listed only up to that tool; otherwise every server of the role starts,
+as in a session. Naming, role and pin checks answer the same either way.
+
+Outcomes: ok, isError, timeout, cancelled, denied, notFound, invalidArgs, quarantined, error.
 Exit: 0 for ok, 1 for any other outcome, 2 for bad usage.
 
 ${COMMON}`;
@@ -216,6 +237,21 @@ gets a "signedOut" record. Exit 0 (also when nothing was stored), 2 for an unkno
 
 ${COMMON}`;
 
+const LOCK = `Usage: ${USAGE.lock}
+
+Starts every enabled server (or the role's, with --role), and writes what each lists now to
+mcp-host.lock.json at the workspace root: each server's identity (command, args, cwd and env names,
+or URL; secrets never written) and every tool's full definition with its hash. This is the
+terminal's "approve": the changes are printed as a diff; commit the lockfile and review it in the
+pull request. Entries of servers no longer configured are dropped; a server that does not start
+keeps its entry. Every approval is an audit record.
+
+  --yes, -y   Servers not allowed yet start without asking.
+
+Exit: 0 when every server started and the lockfile is written or up to date, 1 otherwise.
+
+${COMMON}`;
+
 export function helpText(topic?: CommandName): string {
   switch (topic) {
     case 'check':
@@ -228,13 +264,13 @@ export function helpText(topic?: CommandName): string {
       return LOGIN;
     case 'logout':
       return LOGOUT;
+    case 'lock':
+      return LOCK;
+    case 'audit verify':
+      return AUDIT_VERIFY;
+    case 'audit export':
+      return AUDIT_EXPORT;
     default:
       return GENERAL;
   }
-}
-
-/** What follows a usage error on stderr. */
-export function usageHint(command?: CommandName): string {
-  if (command) return `usage: ${USAGE[command]}\nRun "mcp-host ${command} --help" for details.`;
-  return `usage: mcp-host <check|call|session|login|logout> [options]\nRun "mcp-host --help" for details.`;
 }

@@ -41,6 +41,14 @@ export interface ServerView {
   readonly source?: string;
 }
 
+/** A tool a server lists that no role is offered: its definition is not the reviewed one. */
+export interface QuarantineView {
+  readonly server: string;
+  readonly tool: string;
+  readonly reason: string;
+  readonly message: string;
+}
+
 export interface ProblemView {
   readonly severity: 'error' | 'warning';
   readonly message: string;
@@ -113,6 +121,15 @@ export function serverViews(snapshot: HostSnapshot, collapse: boolean, workspace
       ...(s.pid !== undefined ? { pid: s.pid } : {}),
     };
   });
+}
+
+/** Every quarantined tool of the servers the role uses, in settings order. */
+export function quarantineViews(snapshot: HostSnapshot): QuarantineView[] {
+  return snapshot.servers
+    .filter((s) => s.usedByRole)
+    .flatMap((s) => snapshot.tools(s.name))
+    .filter((t) => t.quarantine)
+    .map((t) => ({ server: t.server, tool: t.tool.name, reason: t.quarantine!.reason, message: t.quarantine!.message }));
 }
 
 /** Settings problems first, then the registry's naming problems. */

@@ -1,4 +1,5 @@
 import { knownList } from '../core/settings/describeValue';
+import { canAskOnTerminal } from './callCommand';
 import { CliBrowser } from './cliBrowser';
 import { cliCredentialsFile, createHost } from './createHost';
 import { DenyingConfirmer } from './denyingConfirmer';
@@ -9,6 +10,7 @@ import { writeStderr, writeStdout } from './output';
 import type { AuthOptions } from './parseArgs';
 import { printProblems } from './printProblems';
 import { createStderrLogger } from './stderrLogger';
+import { consentPromptFor, noTerminalConsent } from './terminalConsentPrompt';
 
 function remoteServer(workspace: Workspace, name: string): void {
   const server = workspace.settings.servers.find((s) => s.name === name);
@@ -28,7 +30,15 @@ export async function runLogin(o: AuthOptions, lifecycle: Lifecycle): Promise<nu
   remoteServer(workspace, o.server);
   const browser = new CliBrowser(process.env, writeStderr);
   const host = lifecycle.track(
-    createHost(workspace, { yes: false, audit: o.audit, confirmer: new DenyingConfirmer('login makes no calls'), logger: createStderrLogger(o.verbose), browser }),
+    createHost(workspace, {
+      yes: false,
+      audit: o.audit,
+      confirmer: new DenyingConfirmer('login makes no calls'),
+      // The server is started once after sign-in: like any start, it needs consent.
+      consent: consentPromptFor(workspace.dir, canAskOnTerminal()),
+      logger: createStderrLogger(o.verbose),
+      browser,
+    }),
   );
   const abort = new AbortController();
   lifecycle.onSignal(() => abort.abort());
@@ -56,7 +66,13 @@ export async function runLogout(o: AuthOptions, lifecycle: Lifecycle): Promise<n
   printProblems(workspace.problems);
   remoteServer(workspace, o.server);
   const host = lifecycle.track(
-    createHost(workspace, { yes: false, audit: o.audit, confirmer: new DenyingConfirmer('logout makes no calls'), logger: createStderrLogger(o.verbose) }),
+    createHost(workspace, {
+      yes: false,
+      audit: o.audit,
+      confirmer: new DenyingConfirmer('logout makes no calls'),
+      consent: noTerminalConsent('logout starts no server'),
+      logger: createStderrLogger(o.verbose),
+    }),
   );
   try {
     const had = await host.auth.signOut(o.server);

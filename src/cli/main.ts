@@ -1,11 +1,14 @@
+import { runAuditExport, runAuditVerify } from './auditCommands';
 import { runCall } from './callCommand';
 import { runCheck } from './checkCommand';
 import { CliError, ExitCode, UsageError } from './exitCodes';
-import { helpText, usageHint } from './helpText';
+import { helpText } from './helpText';
+import { usageHint } from './usage';
 import { runLogin, runLogout } from './loginCommand';
 import { exitProcess, Lifecycle } from './lifecycle';
 import { writeStderr, writeStdout } from './output';
 import { COMMANDS, parseArgs, type CommandName } from './parseArgs';
+import { runLock } from './lockCommand';
 import { runSession } from './sessionCommand';
 import { CLI_VERSION } from './version';
 
@@ -30,6 +33,12 @@ export async function main(argv: readonly string[], lifecycle: Lifecycle): Promi
         return await runLogin(parsed.options, lifecycle);
       case 'logout':
         return await runLogout(parsed.options, lifecycle);
+      case 'lock':
+        return await runLock(parsed.options, lifecycle);
+      case 'audit verify':
+        return runAuditVerify(parsed.options);
+      case 'audit export':
+        return runAuditExport(parsed.options);
     }
   } catch (e) {
     return reportError(e);

@@ -21,6 +21,30 @@ export interface LoginFlag {
 
 export interface CheckOptions extends CommonOptions, LoginFlag {
   readonly json: boolean;
+  /** Servers not allowed yet start without asking. */
+  readonly yes: boolean;
+  /** Fail on any difference from the lockfile, with a readable diff (CI). */
+  readonly locked: boolean;
+}
+
+export interface LockOptions extends CommonOptions {
+  readonly yes: boolean;
+}
+
+export interface AuditVerifyOptions {
+  readonly workspace?: string;
+  readonly json: boolean;
+  /** Audit files, oldest first; none: the workspace's audit file and its rotated files. */
+  readonly files: readonly string[];
+}
+
+export interface AuditExportOptions {
+  readonly workspace?: string;
+  readonly since?: Date;
+  readonly server?: string;
+  readonly outcome?: string;
+  readonly format: 'jsonl' | 'csv';
+  readonly files: readonly string[];
 }
 
 export interface CallOptions extends CommonOptions, LoginFlag {
@@ -55,7 +79,10 @@ export type ParsedCommand =
   | { readonly command: 'check'; readonly options: CheckOptions }
   | { readonly command: 'call'; readonly options: CallOptions }
   | { readonly command: 'session'; readonly options: SessionOptions }
-  | { readonly command: 'login' | 'logout'; readonly options: AuthOptions };
+  | { readonly command: 'login' | 'logout'; readonly options: AuthOptions }
+  | { readonly command: 'lock'; readonly options: LockOptions }
+  | { readonly command: 'audit verify'; readonly options: AuditVerifyOptions }
+  | { readonly command: 'audit export'; readonly options: AuditExportOptions };
 
 /**
  * Parse `argv` (without node and the script) as {@link COMMAND_TABLE} says. Throws

@@ -3,6 +3,7 @@ import type { Disposable } from '../core/util/event';
 import { CliBrowser } from './cliBrowser';
 import { createHost } from './createHost';
 import { DenyingConfirmer } from './denyingConfirmer';
+import { noTerminalConsent } from './terminalConsentPrompt';
 import { ExitCode } from './exitCodes';
 import { serverStateEvent, toolsChangedEvent } from './jsonViews';
 import type { Lifecycle } from './lifecycle';
@@ -42,6 +43,7 @@ export async function runSession(o: SessionOptions, lifecycle: Lifecycle): Promi
       // stdin is the protocol: nobody can be asked.
       confirmer: new DenyingConfirmer('a session cannot ask (stdin is the protocol)'),
       serverRequests: { elicitation: requests, sampler: requests },
+      consent: noTerminalConsent('a session cannot ask (stdin is the protocol)'),
       logger: createStderrLogger(o.verbose),
       browser,
       verbose: o.verbose,

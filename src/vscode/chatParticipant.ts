@@ -9,7 +9,7 @@ import { LmModelAdapter } from './lmModelAdapter';
 import { lmTokenCounter } from './lmTokenCounter';
 import { modelErrorMessage } from './modelErrorMessage';
 import { toTurnMetadata } from './roundMetadata';
-import { SLASH_COMMANDS, parseRoleArgument, roleLabel, rolesMarkdown, serversMarkdown, toolsMarkdown } from './slashCommands';
+import { SLASH_COMMANDS, parseRoleArgument, quarantineNote, roleLabel, rolesMarkdown, serversMarkdown, toolsMarkdown } from './slashCommands';
 import type { ToolBudgetTally } from './toolBudgetTally';
 
 export const PARTICIPANT_ID = 'mcpHost.agent';
@@ -138,6 +138,12 @@ class McpChatHandler {
     const notes = snapshot.servers
       .filter((s) => s.usedByRole && !s.connected)
       .map((s) => `Server \`${s.name}\` is ${s.description.replace(/[`*_]/g, '')}: its tools are missing.`);
+    const quarantined = snapshot.servers
+      .filter((s) => s.usedByRole)
+      .flatMap((s) => snapshot.tools(s.name))
+      .filter((t) => t.quarantine && snapshot.allows(t.server, t.tool.name))
+      .map((t) => ({ name: t.exposedName ?? t.tool.name, server: t.server, message: t.quarantine!.message }));
+    notes.push(...quarantineNote(quarantined));
     stream.markdown(toolsMarkdown(snapshot.role, tools, notes, budget));
     return { metadata: { command: 'tools' } };
   }

@@ -32,7 +32,14 @@ export const COMMANDS = {
   signIn: 'mcpHost.signIn',
   signOut: 'mcpHost.signOut',
   ...CATALOG_COMMANDS,
+  reviewToolChanges: 'mcpHost.reviewToolChanges',
+  approveToolChanges: 'mcpHost.approveToolChanges',
+  rejectToolChanges: 'mcpHost.rejectToolChanges',
+  showAuditLog: 'mcpHost.showAuditLog',
 } as const;
+
+/** How a command reports its errors (a notification and a log line); the lockfile's commands use it too. */
+export type RegisterCommand = (id: string, run: (...args: any[]) => unknown) => vscode.Disposable;
 
 export interface CommandDeps {
   readonly controller: HostController;
@@ -40,6 +47,8 @@ export interface CommandDeps {
   readonly tree: ServerTreeProvider;
   readonly definitions: ToolDefinitionProvider;
   readonly extensionId: string;
+  /** More commands registered the same way (the lockfile's review, the audit view). */
+  readonly more?: (register: RegisterCommand) => void;
 }
 
 /** Registers every command; errors become a notification and a log line. */
@@ -156,6 +165,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable {
     await results.open(`${name}.json`, callResultDocument(result));
   });
 
+  deps.more?.(register);
   return disposables;
 }
 

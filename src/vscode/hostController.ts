@@ -14,12 +14,15 @@ import type { Logger } from '../core/util/logger';
 import { EditorServerRequests } from './editorServerRequests';
 import { ExternalOpener } from './externalOpener';
 import { ImportWatcher } from './importWatcher';
+import { LOCKFILE_NAME } from '../core/pinning/lockfile';
 import { ModalConfirmer } from './modalConfirmer';
+import { ModalConsentPrompt, testConsentPrompt } from './modalConsentPrompt';
 import type { ProblemReporter } from './problemReporter';
 import { SecretCredentialStore } from './secretCredentialStore';
 import { secretNamesIn } from './secretReferences';
 import { SecretStore } from './secretStore';
 import { readWindowSettings } from './settingsReader';
+import { WorkspaceConsentStore } from './workspaceConsentStore';
 
 /** Context key for the Servers view's welcome text. */
 export const SERVERS_SETTINGS_ERROR_CONTEXT = 'mcpHost.serverSettingsInvalid';
@@ -74,6 +77,7 @@ export class HostController implements vscode.Disposable {
       credentials: new SecretCredentialStore(context.secrets, logger),
       openUrl: this.opener.openUrl,
       logLevel: logger,
+      consent: { store: new WorkspaceConsentStore(context.workspaceState), prompt: testConsentPrompt(context.extensionMode) ?? new ModalConsentPrompt(), via: 'editor' },
     });
 
     this.telemetry = new TelemetryExport({
@@ -118,6 +122,16 @@ export class HostController implements vscode.Disposable {
       }),
     );
     this.disposables.add(this.secrets.onDidChange((name) => this.restartServersUsing(name)));
+    this.watchLockfile();
+  }
+
+  /** A lockfile changed on disk (a pull, `mcp-host lock` in a terminal, an approval here) is read again. */
+  private watchLockfile(): void {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    if (!folder) return;
+    const watcher = this.disposables.add(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, LOCKFILE_NAME)));
+    const reload = () => this.host.definitions.reload();
+    for (const on of [watcher.onDidChange, watcher.onDidCreate, watcher.onDidDelete]) this.disposables.add(on(reload));
   }
 
   /** Start the role's servers in the background; returns at once. */

@@ -5,7 +5,9 @@ import { describeTarget } from './serverTarget';
 import { COLOR, icon, markdown } from './treeItemParts';
 import { CONTEXT, type ServerNode } from './treeNodes';
 
-export function serverStateIcon(state: ConnectionState): vscode.ThemeIcon {
+export function serverStateIcon(state: ConnectionState, consent?: ServerNode['consent']): vscode.ThemeIcon {
+  if (consent === 'waiting') return icon('question', COLOR.warn);
+  if (consent === 'refused' && state.kind === 'error') return icon('circle-slash', COLOR.warn);
   switch (state.kind) {
     case 'connected':
       return icon('pass-filled', COLOR.ok);
@@ -32,15 +34,17 @@ export function serverStateIcon(state: ConnectionState): vscode.ThemeIcon {
 export function serverDescription(node: ServerNode): string {
   const s = node.state;
   const notUsed = !node.usedByRole && node.settings.enabled ? ` · not used by ${node.role ? `role ${node.role}` : 'the role'}` : '';
+  const quarantined = node.quarantinedCount ? ` · ${node.quarantinedCount} quarantined` : '';
+  if (node.consent === 'waiting') return 'waiting for your consent to start';
   switch (s.kind) {
     case 'connected':
-      return `connected · ${node.toolCount} tool${node.toolCount === 1 ? '' : 's'}${notUsed}`;
+      return `connected · ${node.toolCount} tool${node.toolCount === 1 ? '' : 's'}${quarantined}${notUsed}`;
     case 'starting':
       return s.attempt > 1 ? `starting (attempt ${s.attempt})` : 'starting';
     case 'restarting':
       return `restarting (attempt ${s.attempt})`;
     case 'error':
-      return `error${notUsed}`;
+      return node.consent === 'refused' ? `not allowed to start${notUsed}` : `error${notUsed}`;
     case 'needsSignIn':
       return `needs sign-in${notUsed}`;
     case 'disabled':
@@ -74,18 +78,23 @@ export function serverTooltip(node: ServerNode): string {
   if (node.restartReason !== undefined) lines.push(`Last failure: ${escapeMarkdown(cut(node.restartReason, 800))}`, '');
   if (node.state.kind === 'untrusted') lines.push('Not started because the workspace is not trusted. Trust the workspace to start MCP servers.', '');
   if (node.settings.source) lines.push(`Imported from \`${node.settings.source}\` (\`mcpHost.import\`).`, '');
+  if (node.consent === 'waiting') lines.push('Waiting for you to allow it to start (the exact command is shown in the dialog).', '');
+  if (node.quarantinedCount) lines.push(`${node.quarantinedCount} of its tools are quarantined: their definitions differ from mcp-host.lock.json. Use **Review Tool Changes…**.`, '');
   lines.push('```text', ...describeTarget(node.settings).map((l) => l.replace(/`/g, "'")), '```', '');
   if (!node.usedByRole && node.settings.enabled) lines.push(`Not used by ${node.role ? `role **${escapeMarkdown(node.role)}**` : 'the active role'}.`);
   return lines.join('\n').trim();
 }
 
-export function serverContextValue(node: Pick<ServerNode, 'running' | 'canStart' | 'connected' | 'needsSignIn'> & { settings: Pick<ServerNode['settings'], 'type'> }): string {
+export function serverContextValue(
+  node: Pick<ServerNode, 'running' | 'canStart' | 'connected' | 'needsSignIn'> & { settings: Pick<ServerNode['settings'], 'type'>; pendingReview?: boolean },
+): string {
   const tokens: string[] = [CONTEXT.server];
   if (node.running) tokens.push(CONTEXT.running);
   else if (node.canStart) tokens.push(CONTEXT.stopped);
   if (node.connected) tokens.push(CONTEXT.connected);
   if (node.needsSignIn) tokens.push(CONTEXT.needsSignIn);
   if (node.settings.type !== 'stdio') tokens.push(CONTEXT.remote);
+  if (node.pendingReview) tokens.push(CONTEXT.review);
   return tokens.join(' ');
 }
 
@@ -94,7 +103,7 @@ export function serverItem(node: ServerNode): vscode.TreeItem {
   item.id = `server:${node.name}`;
   item.description = node.settings.source ? `${serverDescription(node)} · ${node.settings.source}` : serverDescription(node);
   item.tooltip = markdown(serverTooltip(node));
-  item.iconPath = serverStateIcon(node.state);
+  item.iconPath = serverStateIcon(node.state, node.consent);
   item.contextValue = serverContextValue(node);
   return item;
 }

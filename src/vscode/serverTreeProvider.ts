@@ -100,7 +100,18 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
         }),
       );
     } else if (server.failure !== undefined) {
-      out.push(detail('error', { label: 'Error', description: server.failure, tooltip: server.failure, icon: 'error' }));
+      out.push(detail('error', { label: server.consent === 'refused' ? 'Not allowed' : 'Error', description: server.failure, tooltip: server.failure, icon: 'error' }));
+    }
+    if (server.pendingReview) {
+      out.push(
+        detail('review', {
+          label: 'Review Tool Changes…',
+          description: server.quarantinedCount ? `${server.quarantinedCount} quarantined` : 'tools removed since the review',
+          tooltip: 'Compare the definitions with mcp-host.lock.json and approve or reject them',
+          icon: 'diff',
+          command: { command: 'mcpHost.reviewToolChanges', title: 'Review Tool Changes…', arguments: [{ kind: 'server', name }] },
+        }),
+      );
     }
     const tools = snapshot.tools(name);
     for (const tool of tools) out.push({ kind: 'tool', role: snapshot.role, ...tool });

@@ -65,6 +65,21 @@ export function toolsMarkdown(role: string | undefined, tools: readonly ToolSumm
   return lines.join('\n');
 }
 
+/** A quarantined tool as `/tools` lists it: its name, server and why (never its new definition). */
+export interface QuarantinedSummary {
+  readonly name: string;
+  readonly server: string;
+  readonly message: string;
+}
+
+/** The note `/tools` adds for quarantined tools. */
+export function quarantineNote(items: readonly QuarantinedSummary[]): string[] {
+  if (!items.length) return [];
+  const lines = [`Quarantined, offered to no role until a person reviews them (**MCP Host: Review Tool Changes…**):`];
+  for (const q of items) lines.push(`- \`${q.name}\` (${escapeMarkdown(q.server)}): ${escapeMarkdown(q.message)}`);
+  return [lines.join('\n')];
+}
+
 export function serversMarkdown(role: string | undefined, servers: readonly ServerSummary[], trusted: boolean): string {
   const lines = [`Servers (role: ${roleLabel(role)}):`, ''];
   if (!trusted) lines.push('⚠ This workspace is not trusted: MCP Host starts no servers until you trust it.', '');

@@ -4,7 +4,25 @@ import { cut, escapeMarkdown, firstLine } from './escapeMarkdown';
 import { COLOR, icon, markdown } from './treeItemParts';
 import { CONTEXT, type ToolNode } from './treeNodes';
 
+/** The quarantine reason in a few words, for the tree. */
+export function quarantineLabel(node: ToolNode): string {
+  const q = node.quarantine!;
+  switch (q.reason) {
+    case 'changed':
+      return `quarantined: ${q.fields?.join(', ') ?? 'definition'} changed`;
+    case 'newTool':
+      return 'quarantined: new tool';
+    case 'unreviewedServer':
+      return 'quarantined: not reviewed yet';
+    case 'identityChanged':
+      return 'quarantined: server started differently';
+    default:
+      return 'quarantined: lockfile unusable';
+  }
+}
+
 export function toolDescription(node: ToolNode): string {
+  if (node.quarantine) return quarantineLabel(node);
   if (node.exposedName === undefined) return `not loaded${node.problem ? `: ${firstLine(node.problem.message, 80)}` : ''}`;
   // A confirmation rule means nothing for a tool the role can never call.
   const status = node.visible
@@ -20,7 +38,12 @@ export function toolTooltip(node: ToolNode): string {
   const title = t.title ?? t.annotations?.title;
   if (title) lines.push(`Title: ${escapeMarkdown(title)}`, '');
   if (t.description) lines.push(`Description (from the server): ${escapeMarkdown(cut(t.description, 1000))}`, '');
-  if (node.exposedName === undefined) {
+  if (node.quarantine) {
+    lines.push(
+      `**Quarantined**: ${escapeMarkdown(node.quarantine.message)}. No role is offered this tool and a call to it is refused until a person approves it (**Review Tool Changes…** on the server).`,
+      '',
+    );
+  } else if (node.exposedName === undefined) {
     lines.push(`Not loaded${node.problem ? `: ${escapeMarkdown(node.problem.message)}` : '.'}`, '');
   } else {
     lines.push(
@@ -43,7 +66,8 @@ export function toolTooltip(node: ToolNode): string {
 
 export function toolContextValue(node: ToolNode): string {
   const tokens: string[] = [CONTEXT.tool];
-  if (node.exposedName !== undefined && node.visible) tokens.push(CONTEXT.callable);
+  if (node.quarantine) tokens.push(CONTEXT.quarantined);
+  else if (node.exposedName !== undefined && node.visible) tokens.push(CONTEXT.callable);
   return tokens.join(' ');
 }
 
@@ -52,8 +76,13 @@ export function toolItem(node: ToolNode): vscode.TreeItem {
   item.id = `tool:${node.server}/${node.tool.name}`;
   item.description = toolDescription(node);
   item.tooltip = markdown(toolTooltip(node));
-  item.iconPath =
-    node.exposedName === undefined ? icon('warning', COLOR.warn) : node.visible ? icon('tools') : icon('eye-closed', COLOR.dim);
+  item.iconPath = node.quarantine
+    ? icon('shield', COLOR.error)
+    : node.exposedName === undefined
+      ? icon('warning', COLOR.warn)
+      : node.visible
+        ? icon('tools')
+        : icon('eye-closed', COLOR.dim);
   item.contextValue = toolContextValue(node);
   item.command = { command: 'mcpHost.showToolDefinition', title: 'Show Tool Definition', arguments: [node] };
   return item;

@@ -86,8 +86,11 @@ export const CONTEXT = {
   needsSignIn: 'mcpServer.needsSignIn',
   /** An http/sse server: Sign Out applies. */
   remote: 'mcpServer.remote',
+  /** Its tools differ from the lockfile: Review Tool Changes… applies. */
+  review: 'mcpServer.review',
   tool: 'mcpTool',
   callable: 'mcpTool.callable',
+  quarantined: 'mcpTool.quarantined',
   resource: 'mcpResource',
   readable: 'mcpResource.readable',
   template: 'mcpResourceTemplate',

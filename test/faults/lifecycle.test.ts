@@ -229,8 +229,9 @@ describe('faults: server process life', function () {
 
     it('a missing ${secret:} is reported on stderr of call, not only in the check table', async () => {
       const { faulty, ws } = setup({}, { env: { TOKEN: '${secret:faults-missing}' } });
-      const run = await runCli(['call', 'healthy__echo', '--args', '{"text":"x"}', '--workspace', ws.dir], { pidSources: [() => faulty.pids()] });
-      assert.equal(run.code, 0, run.stderr);
+      // `call` starts only the server of the tool it calls (oneShotTarget): call one of the faulty server's.
+      const run = await runCli(['call', 'faulty__echo', '--args', '{"text":"x"}', '--workspace', ws.dir], { pidSources: [() => faulty.pids()] });
+      assert.equal(run.code, 1, run.stderr);
       assert.match(run.stderr, /faulty/);
       assert.match(run.stderr, /secret "faults-missing" is not set/);
       assertNothingLeft(run.leftBehind);

@@ -1,8 +1,14 @@
-import { closeSync, fstatSync, mkdirSync, openSync, statSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
+import { DEFAULTS } from '../settings/hostSettings';
 import { Emitter } from '../util/event';
 import type { Logger } from '../util/logger';
+import { chainLine, GENESIS, hashLine, readTail } from './auditChain';
+import { headPath, rotatedPath, type AuditHead } from './auditFiles';
 import type { AuditRecord } from './auditRecord';
+
+/** How long after a record its file's head is written (records in between share one head write). */
+const HEAD_DELAY_MS = 200;
 
 /** Where audit records go. */
 export interface AuditSink {
@@ -11,36 +17,63 @@ export interface AuditSink {
 }
 
 /**
- * Appends one JSON line per record. The file is opened once in append mode (O_APPEND: every write
- * lands whole at the end, lines never interleave) and each line is written synchronously: a
- * ~300-byte write to the page cache costs microseconds, where `appendFile` per record
- * (open + write + close through the thread pool, queued) cost ~100 µs per call (npm run bench).
- * The path is re-checked now and then, so a rotated or deleted file is re-created.
+ * Appends one JSON line per record, chained (see auditChain.ts): the record's JSON gets `seq` and
+ * `prev` (the sha256 of the line before) at its end. The file is opened once in append mode
+ * (O_APPEND: every write lands whole at the end, lines never interleave) and each line is written
+ * synchronously, in one write: a ~300-byte write to the page cache costs microseconds, where
+ * `appendFile` per record cost ~100 µs per call (npm run bench). The hash is kept from write to
+ * write; when the file grew under us (another host appending to it) the tail is read again first.
+ * Past `maxBytes` the file is renamed with a timestamp and a new one continues the chain. The head
+ * (`<file>.head`: the last seq and hash) is written a moment after the last record and on dispose,
+ * so removing the last line is noticed too. The path is re-checked now and then, so a rotated or
+ * deleted file is re-created.
  */
 export class JsonlFileSink implements AuditSink {
   private fd?: number;
   private ino?: number;
   private checkedAt = 0;
+  private size = 0;
+  private seq = 1;
+  private prev = GENESIS;
+  private prevFile?: string;
+  private headTimer?: NodeJS.Timeout;
+  /** The file's last line is not a chained record. */
+  private unchained = false;
 
   constructor(
     readonly path: string,
+    private readonly maxBytes = DEFAULTS.auditMaxBytes,
     private readonly recheckMs = 1000,
   ) {}
 
   async write(record: AuditRecord): Promise<void> {
-    // One serialisation and one write of the string (no Buffer of our own); a short write, which a
-    // regular file hardly ever gives, finishes from a Buffer.
-    const line = JSON.stringify(record) + '\n';
-    const fd = this.open();
-    const written = writeSync(fd, line);
-    if (written !== Buffer.byteLength(line)) {
-      const buf = Buffer.from(line, 'utf8');
-      for (let offset = written; offset < buf.length; ) offset += writeSync(fd, buf, offset, buf.length - offset);
+    const json = JSON.stringify(record);
+    let fd = this.open();
+    // Another host appending to this file (the editor and a CLI call): pick up where the file ends.
+    // An fstat per record (~1.5 µs) is what keeps their lines in one chain; checking less often broke it.
+    if (fstatSync(fd).size !== this.size) this.resync(fd);
+    let buf = this.line(json, this.size === 0);
+    if (this.size > 0 && this.size + buf.length > this.maxBytes) {
+      fd = this.rotate();
+      buf = this.line(json, true);
     }
+    let offset = 0;
+    while (offset < buf.length) offset += writeSync(fd, buf, offset, buf.length - offset);
+    this.size += buf.length;
+    this.prev = hashLine(buf.subarray(0, buf.length - 1));
+    this.seq++;
+    this.headTimer ??= setTimeout(() => this.writeHead(), HEAD_DELAY_MS).unref();
+  }
+
+  /** The record's line, chained to the line before, encoded once. */
+  private line(json: string, first: boolean): Buffer {
+    const prevFile = first && this.prevFile !== undefined ? { prevFile: this.prevFile } : {};
+    return Buffer.from(chainLine(json, { seq: this.seq, prev: this.prev, ...prevFile }) + '\n', 'utf8');
   }
 
   dispose(): void {
     if (this.fd !== undefined) {
+      this.writeHead();
       try {
         closeSync(this.fd);
       } catch {
@@ -64,11 +97,52 @@ export class JsonlFileSink implements AuditSink {
     }
     if (this.fd === undefined) {
       mkdirSync(dirname(this.path), { recursive: true });
-      this.fd = openSync(this.path, 'a');
+      this.fd = openSync(this.path, 'a+');
       this.ino = fstatSync(this.fd).ino;
       this.checkedAt = now;
+      this.resync(this.fd);
+      // Never chain onto a file written before records were chained: start a new file after it.
+      if (this.unchained) this.fd = this.rotate();
     }
     return this.fd;
+  }
+
+  /** Pick up the chain where the file ends (on open, and when another writer appended). */
+  private resync(fd: number): void {
+    const tail = readTail(fd);
+    this.size = tail.size;
+    this.seq = tail.nextSeq;
+    this.prev = tail.prev;
+    this.unchained = tail.unchained && tail.size > 0;
+  }
+
+  /** Rename the current file with a timestamp; the next line starts a new file that names it. */
+  private rotate(): number {
+    this.writeHead();
+    if (this.fd !== undefined) closeSync(this.fd);
+    let target = rotatedPath(this.path);
+    for (let ms = 1; existsSync(target); ms++) target = rotatedPath(this.path, new Date(Date.now() + ms));
+    renameSync(this.path, target);
+    rmSync(headPath(this.path), { force: true });
+    this.prevFile = basename(target);
+    if (this.unchained) this.seq = 1;
+    this.unchained = false;
+    this.fd = openSync(this.path, 'a+');
+    this.ino = fstatSync(this.fd).ino;
+    this.size = 0;
+    return this.fd;
+  }
+
+  private writeHead(): void {
+    if (this.headTimer) clearTimeout(this.headTimer);
+    this.headTimer = undefined;
+    if (this.fd === undefined || this.size === 0) return;
+    const head: AuditHead = { seq: this.seq - 1, hash: this.prev, ts: new Date().toISOString() };
+    try {
+      writeFileSync(headPath(this.path), JSON.stringify(head) + '\n');
+    } catch {
+      // the chain itself is intact; only the end of the file is not anchored
+    }
   }
 }
 
@@ -92,6 +166,7 @@ export class AuditLog {
 
   private sinks: readonly AuditSink[];
   private file?: JsonlFileSink;
+  private maxBytes?: number;
 
   constructor(
     private readonly extraSinks: readonly AuditSink[],
@@ -105,11 +180,12 @@ export class AuditLog {
     return this.file?.path;
   }
 
-  /** Write to this JSONL file from now on (undefined: none). The open file is kept when the path is unchanged. */
-  useFile(path: string | undefined): void {
-    if (this.file?.path === path) return;
+  /** Write to this JSONL file from now on (undefined: none). The open file is kept when the path and size limit are unchanged. */
+  useFile(path: string | undefined, maxBytes?: number): void {
+    if (this.file?.path === path && this.maxBytes === maxBytes) return;
     this.file?.dispose();
-    this.file = path ? new JsonlFileSink(path) : undefined;
+    this.maxBytes = maxBytes;
+    this.file = path ? new JsonlFileSink(path, maxBytes) : undefined;
     this.sinks = this.file ? [...this.extraSinks, this.file] : this.extraSinks;
   }
 

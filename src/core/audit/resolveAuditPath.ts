@@ -6,3 +6,11 @@ export function resolveAuditPath(choices: { override?: string; setting?: string;
   if (!p) return undefined;
   return isAbsolute(p) ? p : join(workspaceFolder ?? process.cwd(), p);
 }
+
+/** The audit file of a host: its override (CLI `--audit`), the setting, or its default. */
+export function hostAuditPath(
+  o: { auditPathOverride?: string; defaultAuditPath?: string; workspaceFolder?: string },
+  settings: { auditPath?: string },
+): string | undefined {
+  return resolveAuditPath({ override: o.auditPathOverride, setting: settings.auditPath, fallback: o.defaultAuditPath }, o.workspaceFolder);
+}

@@ -7,6 +7,7 @@ import { ConnectionState } from '../mcp/connectionState';
 import { ServerUnavailableError } from '../mcp/serverConnection';
 import type { ServerFleet } from '../mcp/serverFleet';
 import { CallTimeoutError, ConnectionLostError } from '../mcp/toolCall';
+import type { Quarantine } from '../pinning/pinningPolicy';
 import type { ActivePolicies } from '../policy/activePolicies';
 import type { RuleHit } from '../policy/argumentRules';
 import type { RegistryEntry, ToolRegistry } from '../tools/toolRegistry';
@@ -59,15 +60,17 @@ export interface ToolRouterOptions {
   readonly confirmer: Confirmer;
   readonly audit: AuditLog;
   readonly logger: Logger;
+  /** Tools whose definition is not the reviewed one (mcpHost.pinning); none when absent. */
+  readonly pins?: { quarantine(server: string, tool: string): Quarantine | undefined };
 }
 
 /** Base64 payloads of content blocks: no secret is looked for in them. */
 const PAYLOAD_KEYS: ReadonlySet<string> = new Set(['data', 'blob']);
 
 /**
- * The one path of every tool call: look up → role check → validate → confirm → `tools/call` with
- * a timeout → read part by part → check structured output → convert → redact → audit. Every
- * outcome is a result for the model; nothing throws out.
+ * The one path of every tool call: look up → role check → quarantine → validate → confirm →
+ * `tools/call` with a timeout → read part by part → check structured output → convert → redact →
+ * audit. Every outcome is a result for the model; nothing throws out.
  */
 export class ToolRouter {
   private readonly validator: ArgumentValidator;
@@ -97,6 +100,16 @@ export class ToolRouter {
       return this.finish(base, undefined, asSent.ok ? asSent.args : request.args, {
         outcome: 'notFound',
         text: `Tool "${request.name}" is not available. Use only the tools offered in this request.`,
+      });
+    }
+
+    // A definition nobody reviewed is never called; the answer says why, never what the definition says now.
+    const quarantine = this.options.pins?.quarantine(entry.server, entry.tool.name);
+    if (quarantine) {
+      const asSent = parseCallArguments(request.args);
+      return this.finish(base, entry, asSent.ok ? asSent.args : request.args, {
+        outcome: 'quarantined',
+        text: `Tool "${request.name}" is quarantined and was not called: ${quarantine.message}. It stays unavailable until a person reviews it; do not call it again.`,
       });
     }
 

@@ -1,23 +1,14 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { ConnectionState, type ServerInfo } from '../mcp/connectionState';
-import type { ServerConnection, ToolDefinitionProblem } from '../mcp/serverConnection';
-import type { TransportKind } from '../mcp/serverTransport';
+import type { ConsentState } from '../consent/serverConsent';
+import { hasDrift, type Quarantine, type ServerPins } from '../pinning/pinningPolicy';
+import { ConnectionState } from '../mcp/connectionState';
 import type { PolicySet } from '../policy/activePolicies';
-import type { ConfirmationRule } from '../policy/confirmationPolicy';
-import type { HostSettings, RoleSettings, ServerSettings, ToolBudgetSettings } from '../settings/hostSettings';
+import type { HostSettings, RoleSettings, ToolBudgetSettings } from '../settings/hostSettings';
 import type { NamingProblem } from '../tools/assignToolNames';
 import type { ExposedTool } from '../tools/exposedTool';
-import type { RegistryEntry, ToolsChangedEvent } from '../tools/toolRegistry';
-import {
-  catalogFacts,
-  promptViews,
-  resourceViews,
-  templateViews,
-  type CatalogFacts,
-  type PromptView,
-  type ResourceTemplateView,
-  type ResourceView,
-} from './catalogViews';
+import type { RegistryEntry } from '../tools/toolRegistry';
+import { promptViews, resourceViews, templateViews, type PromptView, type ResourceTemplateView, type ResourceView } from './catalogViews';
+import type { ConnectionFacts, ServerView, ToolView } from './hostViews';
 
 export type { ConnectionState, ServerInfo } from '../mcp/connectionState';
 export type { NamingProblem } from '../tools/assignToolNames';
@@ -25,82 +16,9 @@ export type { ExposedTool } from '../tools/exposedTool';
 export type { ToolsChangedEvent } from '../tools/toolRegistry';
 export type { ChangedTool } from '../tools/toolListDiff';
 export type { PromptView, ResourceTemplateView, ResourceView } from './catalogViews';
-
-/** One configured server as every view shows it. */
-export interface ServerView {
-  readonly name: string;
-  readonly settings: ServerSettings;
-  /** For rendering (icon, label per state); decisions use the flags below. */
-  readonly state: ConnectionState;
-  /** One line: "connected to x 1.0 (protocol …)", "error: …". */
-  readonly description: string;
-  /** The active role starts this server (it is enabled and among the role's servers). */
-  readonly usedByRole: boolean;
-  /** Up or on its way up: Stop applies. */
-  readonly running: boolean;
-  readonly connected: boolean;
-  /** Starting or restarting: its state will change without anyone acting. */
-  readonly settling: boolean;
-  /** Start applies: not running, not disabled, not held back by trust (the host still refuses while untrusted). */
-  readonly canStart: boolean;
-  /** What initialize told us, while connected. */
-  readonly info?: ServerInfo;
-  /** The error of a failed server. */
-  readonly failure?: string;
-  /** Waits for a person to sign in (Sign In applies); `issuer` is the authorization server it names. */
-  readonly needsSignIn: boolean;
-  readonly issuer?: string;
-  /** Why it is being restarted, while it is. */
-  readonly restartReason?: string;
-  /** Tools the server lists (while it holds tools: connected or restarting). */
-  readonly toolCount: number;
-  /** Of those, the tools the active role's model is offered. */
-  readonly visibleToolCount: number;
-  readonly pid?: number;
-  /** How the connection is carried, after any fallback (Streamable HTTP or SSE). */
-  readonly transport?: TransportKind;
-  /** The MCP session id of a Streamable HTTP connection. */
-  readonly sessionId?: string;
-  /** Tool-list changes, newest first. */
-  readonly history: readonly ToolsChangedEvent[];
-}
-
-/** One tool a server lists, with what the host made of it. */
-export interface ToolView {
-  readonly server: string;
-  readonly tool: Tool;
-  /** The name a model sees; undefined when the tool is not loaded (see `problem`). */
-  readonly exposedName?: string;
-  /** The active role may see and call it. */
-  readonly visible: boolean;
-  readonly rule: ConfirmationRule;
-  /** Argument rules name this tool: depending on a call's arguments it may be denied or ask. */
-  readonly argumentRules?: boolean;
-  readonly definitionHash?: string;
-  /** Why it is not loaded under a name of its own. */
-  readonly problem?: NamingProblem;
-}
-
-/** What the snapshot keeps of one connection: values of the moment, never the live object. */
-export interface ConnectionFacts {
-  readonly name: string;
-  readonly settings: ServerSettings;
-  readonly state: ConnectionState;
-  readonly tools: readonly Tool[];
-  readonly pid?: number;
-  readonly transportKind?: TransportKind;
-  readonly sessionId?: string;
-  readonly history: readonly ToolsChangedEvent[];
-  /** Tools of the last discovery that were dropped or loaded without a malformed part. */
-  readonly toolProblems?: readonly ToolDefinitionProblem[];
-  /** Resources, templates and prompts. */
-  readonly catalog?: CatalogFacts;
-}
-
-export function connectionFacts(c: ServerConnection, history: readonly ToolsChangedEvent[]): ConnectionFacts {
-  const { name, settings, state, tools, pid, transportKind, sessionId, toolProblems } = c;
-  return { name, settings, state, tools, pid, transportKind, sessionId, history: [...history], toolProblems, catalog: catalogFacts(c) };
-}
+export type { Quarantine } from '../pinning/pinningPolicy';
+export type { ConsentState } from '../consent/serverConsent';
+export { connectionFacts, type ConnectionFacts, type ServerView, type ToolView } from './hostViews';
 
 export interface SnapshotSources {
   readonly settings: HostSettings;
@@ -110,6 +28,10 @@ export interface SnapshotSources {
   /** Immutable: the registry replaces its arrays on every change. */
   readonly entries: readonly RegistryEntry[];
   readonly problems: readonly NamingProblem[];
+  /** Each server's tools held against the lockfile (servers holding tools). */
+  readonly pins?: ReadonlyMap<string, ServerPins>;
+  /** Servers waiting for consent or refused. */
+  readonly consent?: ReadonlyMap<string, ConsentState>;
 }
 
 /**
@@ -139,6 +61,7 @@ export class HostSnapshot {
     const out: ExposedTool[] = [];
     for (const entry of this.src.entries) {
       if (!holding.has(entry.server) || !this.src.policies.allows(entry.server, entry.tool.name)) continue;
+      if (this.quarantine(entry.server, entry.tool.name)) continue;
       out.push({ entry, rule: this.src.policies.rule(entry.server, entry.tool.name) });
     }
     return (this._exposed = out);
@@ -176,6 +99,9 @@ export class HostSnapshot {
         ...(c.transportKind && ConnectionState.isConnected(s) ? { transport: c.transportKind } : {}),
         ...(c.sessionId && ConnectionState.isConnected(s) ? { sessionId: c.sessionId } : {}),
         history: c.history,
+        ...(this.src.consent?.get(c.name) ? { consent: this.src.consent.get(c.name) } : {}),
+        quarantinedCount: ConnectionState.hasTools(s) ? (this.src.pins?.get(c.name)?.quarantined.size ?? 0) : 0,
+        pendingReview: ConnectionState.hasTools(s) && !!this.src.pins?.get(c.name) && hasDrift(this.src.pins.get(c.name)!),
       };
     }));
   }
@@ -271,16 +197,23 @@ export class HostSnapshot {
     return c && ConnectionState.isConnected(c.state) ? c : undefined;
   }
 
+  /** Why a listed tool is not offered to any role, if it is quarantined. */
+  quarantine(server: string, tool: string): Quarantine | undefined {
+    return this.src.pins?.get(server)?.quarantined.get(tool);
+  }
+
   private view(server: string, listed: Tool): ToolView {
     const entry = this.entry(server, listed.name);
     const p = this.src.policies;
     const visible = p.allows(server, listed.name);
+    const quarantine = this.quarantine(server, listed.name);
+    const q = quarantine ? { quarantine } : {};
     if (!entry) {
       const problem = this.src.problems.find((x) => x.server === server && x.tool === listed.name);
-      return { server, tool: listed, visible: false, rule: 'ask', ...(problem ? { problem } : {}) };
+      return { server, tool: listed, visible: false, rule: 'ask', ...(problem ? { problem } : {}), ...q };
     }
     const ruled = p.argumentRules.covers(server, listed.name) ? { argumentRules: true } : {};
-    return { server, tool: entry.tool, exposedName: entry.name, visible, rule: p.rule(server, listed.name), ...ruled, definitionHash: entry.definitionHash };
+    return { server, tool: entry.tool, exposedName: entry.name, visible, rule: p.rule(server, listed.name), ...ruled, definitionHash: entry.definitionHash, ...q };
   }
 
   private entry(server: string, tool: string): RegistryEntry | undefined {

@@ -1,29 +1,26 @@
 import { AuditLog } from '../audit/auditLog';
 import type { AuditRecord } from '../audit/auditRecord';
-import { resolveAuditPath } from '../audit/resolveAuditPath';
+import { hostAuditPath } from '../audit/resolveAuditPath';
 import { ToolRouter, type ToolCallRequest, type ToolCallResult } from '../calls/toolRouter';
-import { createDefaultTransportFactory } from '../mcp/defaultTransportFactory';
-import { ServerFleet, type ServerControl, type ServerStateEvent } from '../mcp/serverFleet';
+import type { ServerControl, ServerFleet, ServerStateEvent } from '../mcp/serverFleet';
 import { ActivePolicies } from '../policy/activePolicies';
-import { ServerRequests } from '../requests/serverRequests';
 import type { HostSettings } from '../settings/hostSettings';
 import { recordToolListChange } from '../tools/toolListLog';
 import { ToolRegistry, type ToolsChangedEvent } from '../tools/toolRegistry';
 import { DisposableStore, Emitter, type Event } from '../util/event';
 import { nullLogger } from '../util/logger';
+import { createFleet } from './createFleet';
 import { HostCatalog } from './hostCatalog';
+import type { SignInControl } from './hostAuth';
 import { connectionFacts, HostSnapshot } from './hostSnapshot';
-import { createHostSignIn, createRemoteAuth, serverResolver, type SignInControl } from './hostAuth';
-import { CLIENT_INFO, type McpHostOptions } from './mcpHostOptions';
+import { HostTrust, type DefinitionControl } from './hostTrust';
+import { oneShotTarget } from './oneShotTarget';
+import type { McpHostOptions } from './mcpHostOptions';
 
 export type { ServerStateEvent } from '../mcp/serverFleet';
 export type { McpHostOptions } from './mcpHostOptions';
 
-/**
- * The MCP host, editor-free: settings in; a snapshot of servers, tools, resources and prompts, events,
- * `call()`, `catalog` (read resources, use prompts) and lifecycle out. It composes the server fleet,
- * the tool registry, the policies, the router and the catalog.
- */
+/** The MCP host, editor-free: settings in; snapshot, events, `call()`, `catalog`, `auth`, `definitions` and lifecycle out. */
 export class McpHost {
   private readonly store = new DisposableStore();
   private readonly _onDidChange = this.store.add(new Emitter<void>());
@@ -36,8 +33,11 @@ export class McpHost {
   readonly onDidRecord: Event<AuditRecord>;
   /** Start, stop or restart one server, or refresh tools (commands of the tree and the CLI). */
   readonly servers: ServerControl;
-  /** Sign in to / out of remote servers that use OAuth (issue 11). */
+  /** Review tool definitions against the lockfile and approve them (mcpHost.pinning). */
+  readonly definitions: DefinitionControl;
+  /** Sign in to / out of remote servers that use OAuth. */
   readonly auth: SignInControl;
+  /** Read resources and use prompts, through the role and the audit. */
   readonly catalog: HostCatalog;
 
   private _settings: HostSettings;
@@ -47,6 +47,7 @@ export class McpHost {
   private readonly fleet: ServerFleet;
   private readonly router: ToolRouter;
   private readonly audit: AuditLog;
+  private readonly trust: HostTrust;
   private cached?: HostSnapshot;
   private closing?: Promise<void>;
 
@@ -56,31 +57,22 @@ export class McpHost {
     this.trusted = options.trusted ?? true;
     this.policies = new ActivePolicies(options.settings, { role: options.role, timeoutMs: options.timeoutOverrideMs, assumeYes: options.assumeYes, workspaceFolder: options.workspaceFolder }, logger);
     this.audit = new AuditLog(options.auditSinks ?? [], logger);
-    this.audit.useFile(this.auditFile());
+    this.audit.useFile(hostAuditPath(options, options.settings), options.settings.auditMaxBytes);
     this.onDidRecord = this.audit.onDidRecord;
-    const requests = this.store.add(new ServerRequests(options.serverRequests, { policies: this.policies, trusted: () => this.trusted, audit: this.audit, logger, workspaceFolder: options.workspaceFolder }));
+    const trust = (this.trust = new HostTrust(options, this.audit, logger, () => this.fleet, () => this._settings));
+    this.definitions = trust.definitions;
     this.registry = new ToolRegistry(options.settings.toolNames, options.settings.servers.map((s) => s.name));
-    const remote = this.store.add(createRemoteAuth(options));
-    this.fleet = new ServerFleet(options.settings.servers, {
-      resolve: serverResolver(options),
-      transports: options.transports ?? createDefaultTransportFactory(remote),
-      logger,
-      clientInfo: options.clientInfo ?? CLIENT_INFO,
-      features: requests.features,
-      calls: requests.calls,
-      backoff: options.backoff,
-      logLevel: options.logLevel,
-      trusted: () => this.trusted,
-      wanted: (s) => this.policies.current.usesServer(s.name),
-      maxMessageBytes: () => this._settings.maxMessageBytes,
-    });
-    this.auth = this.store.add(createHostSignIn(options, { remote, servers: this.fleet, logger, audit: this.audit }));
-    this.router = new ToolRouter({ registry: this.registry, servers: this.fleet, policies: this.policies, confirmer: options.confirmer, audit: this.audit, logger });
+    const maxMessageBytes = () => this._settings.maxMessageBytes;
+    const servers = createFleet(options, { policies: this.policies, audit: this.audit, logger, trusted: () => this.trusted, admit: (...a) => trust.admit(...a), maxMessageBytes });
+    this.store.add(servers.store);
+    [this.fleet, this.auth] = [servers.fleet, servers.auth];
+    this.router = new ToolRouter({ registry: this.registry, servers: this.fleet, policies: this.policies, confirmer: options.confirmer, audit: this.audit, logger, pins: trust.pins });
     this.catalog = new HostCatalog({ servers: this.fleet, policies: this.policies, audit: this.audit, logger });
     // The host listens first, so whoever listens to the events below reads a fresh snapshot.
-    for (const e of [this.registry.onDidChange, this.fleet.onDidChangeState, this.fleet.onDidChangeCatalogs]) this.store.add(e(() => this.changed()));
+    for (const e of [this.registry.onDidChange, this.fleet.onDidChangeState, this.fleet.onDidChangeCatalogs, trust.onDidChange]) this.store.add(e(() => this.changed()));
     this.store.add(this.registry.onDidChangeToolList((e) => recordToolListChange(logger, this.audit, e)));
-    this.store.add(this.fleet.onDidChangeTools((e) => (e.tools ? this.registry.setServerTools(e.server, e.tools) : this.registry.removeServer(e.server, !e.removed))));
+    // Pins first: a changed definition is quarantined before the registry offers it.
+    this.store.add(this.fleet.onDidChangeTools((e) => (trust.setTools(e.server, e.tools), e.tools ? this.registry.setServerTools(e.server, e.tools) : this.registry.removeServer(e.server, !e.removed))));
     this.onDidChangeServerState = this.fleet.onDidChangeState;
     this.onDidChangeToolList = this.registry.onDidChangeToolList;
     this.servers = this.fleet;
@@ -104,6 +96,7 @@ export class McpHost {
       connections: this.fleet.all().map((c) => connectionFacts(c, this.registry.history(c.name))),
       entries: this.registry.entries(),
       problems: this.registry.problems(),
+      ...this.trust.snapshotSources(),
     }));
   }
 
@@ -111,9 +104,10 @@ export class McpHost {
     return this.router.call(request);
   }
 
-  /** Start every server the active role uses, in parallel; resolves when each has settled. */
-  start(): Promise<void> {
-    return this.fleet.start();
+  /** Start every server the role uses, in parallel, until each settled; `forCall`: only what that one call needs (oneShotTarget). */
+  start(forCall?: string): Promise<void> {
+    const target = forCall === undefined ? undefined : oneShotTarget(forCall, this._settings, this.policies.current);
+    return target ? this.fleet.startOne(target.server, target.tool) : this.fleet.start();
   }
 
   /** Wait (at most `timeoutMs`) until no server of the role is still starting. */
@@ -138,7 +132,8 @@ export class McpHost {
   /** Apply new settings without disturbing servers whose settings did not change. */
   async applySettings(next: HostSettings): Promise<void> {
     this._settings = next;
-    this.audit.useFile(this.auditFile());
+    this.audit.useFile(hostAuditPath(this.options, next), next.auditMaxBytes);
+    this.trust.pins.setMode(next.pinning);
     this.policies.update(next);
     this.registry.configure(next.toolNames, next.servers.map((s) => s.name));
     this.changed();
@@ -151,6 +146,7 @@ export class McpHost {
     this.closing ??= (async () => {
       await this.fleet.close();
       this.registry.dispose();
+      this.trust.dispose();
       this.audit.dispose();
       this.store.dispose();
     })();
@@ -160,10 +156,5 @@ export class McpHost {
   private changed(): void {
     this.cached = undefined;
     this._onDidChange.fire();
-  }
-
-  private auditFile(): string | undefined {
-    const o = this.options;
-    return resolveAuditPath({ override: o.auditPathOverride, setting: this._settings.auditPath, fallback: o.defaultAuditPath }, o.workspaceFolder);
   }
 }

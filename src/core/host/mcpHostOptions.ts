@@ -2,10 +2,13 @@ import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
 import type { AuditSink } from '../audit/auditLog';
 import type { CredentialStore } from '../auth/credentialStore';
 import type { Confirmer } from '../calls/confirmer';
+import type { ConsentStore } from '../consent/consentStore';
+import type { ConsentPrompt } from '../consent/serverConsent';
 import type { BackoffPolicy } from '../mcp/restartBackoff';
 import type { LogLevelSource } from '../mcp/serverLogLevel';
 import type { TransportFactory } from '../mcp/serverTransport';
 import type { ServerRequestPorts } from '../requests/serverRequests';
+import type { LockfileStore } from '../pinning/lockfileStore';
 import type { HostSettings } from '../settings/hostSettings';
 import type { SecretResolver } from '../settings/resolveServerSettings';
 import type { Logger } from '../util/logger';
@@ -46,5 +49,9 @@ export interface McpHostOptions {
   readonly openUrl?: (url: URL) => Promise<void>;
   /** How long a sign-in waits for the browser (default 5 minutes). */
   readonly signInTimeoutMs?: number;
+  /** The reviewed definitions (mcpHost.pinning); default `<workspaceFolder>/mcp-host.lock.json`, memory without a folder. */
+  readonly lockfile?: LockfileStore;
+  /** Consent before a server starts: where answers are kept and how a person is asked. Without it servers start without asking. */
+  readonly consent?: { readonly store: ConsentStore; readonly prompt: ConsentPrompt; readonly via: 'editor' | 'cli' };
 }
 

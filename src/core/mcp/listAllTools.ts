@@ -13,13 +13,20 @@ export interface ListedTools {
   readonly problems: ToolDefinitionProblem[];
 }
 
+export interface ListOptions {
+  readonly timeoutMs: number;
+  readonly signal?: AbortSignal;
+  /** Stop after the page that lists a tool of this name (a one-shot call). */
+  readonly stopAfter?: string;
+}
+
 /**
  * `tools/list` following every `nextCursor` (the SDK's listTools reads one page only), each tool
  * checked on its own (checkToolDefinitions): one malformed tool never costs the others. A page
  * without a `tools` array, a repeated cursor or more than MAX_TOOL_PAGES pages is a server bug
  * and fails loudly.
  */
-export async function listAllTools(client: Client, options: { timeoutMs: number; signal?: AbortSignal }): Promise<ListedTools> {
+export async function listAllTools(client: Client, options: ListOptions): Promise<ListedTools> {
   const tools: Tool[] = [];
   const problems: ToolDefinitionProblem[] = [];
   const seen = new Set<string>();
@@ -35,6 +42,8 @@ export async function listAllTools(client: Client, options: { timeoutMs: number;
     listed += result.tools.length;
     for (const t of checked.tools) tools.push(t);
     for (const p of checked.problems) problems.push(p);
+    // A one-shot call needs one tool: the pages after the one that lists it cannot change its name.
+    if (options.stopAfter !== undefined && checked.tools.some((t) => t.name === options.stopAfter)) return { tools, problems };
     const next = result.nextCursor;
     if (next === undefined || next === null || next === '') return { tools, problems };
     if (typeof next !== 'string') throw new Error(`tools/list answered with a nextCursor that is not a string (page ${page + 1})`);
@@ -50,9 +59,9 @@ export async function listAllTools(client: Client, options: { timeoutMs: number;
  * without the tools capability (it is never sent tools/list). A secret a server echoes in a
  * definition is masked, so it never reaches a model or a view.
  */
-export async function discoverTools(client: Client, timeoutMs: number, redactor: SecretRedactor): Promise<ListedTools> {
+export async function discoverTools(client: Client, options: ListOptions, redactor: SecretRedactor): Promise<ListedTools> {
   if (!client.getServerCapabilities()?.tools) return { tools: [], problems: [] };
-  const listed = await listAllTools(client, { timeoutMs });
+  const listed = await listAllTools(client, options);
   return { tools: redactor.deep(listed.tools), problems: listed.problems.map((p) => ({ ...p, message: redactor.text(p.message) })) };
 }
 

@@ -17,7 +17,6 @@ import type { ServerConnectionOptions } from './serverConnectionOptions';
 import type { ServerTransport, TransportKind } from './serverTransport';
 import { StderrTail, describeClose, describeStartFailure } from './startFailure';
 import type { ProgressCallOptions } from './progressToolCall';
-import type { ToolCallOptions } from './toolCall';
 
 export type { ServerConnectionOptions } from './serverConnectionOptions';
 export type { ToolDefinitionProblem } from './checkToolDefinitions';
@@ -54,6 +53,7 @@ export class ServerConnection {
   private startPromise?: Promise<void>;
   /** Resources, templates, prompts and the log level of the connected client. */
   readonly catalogs: ServerCatalogs;
+  private listUntil?: string;
 
   constructor(private readonly options: ServerConnectionOptions) {
     this.name = options.settings.name;
@@ -92,14 +92,12 @@ export class ServerConnection {
     return this.live?.transport.transport.sessionId;
   }
 
-  /** Start (or restart) the server; resolves once it is connected or has failed. Never rejects. */
-  start(): Promise<void> {
+  /** Start (or restart); resolves once connected or failed, never rejects. `listUntil`: first listing stops at the page naming it. */
+  start(options: { listUntil?: string } = {}): Promise<void> {
     if (this.closed) return Promise.resolve();
-    if (!this.options.settings.enabled) {
-      this.setState(ConnectionState.disabled);
-      return Promise.resolve();
-    }
+    if (!this.options.settings.enabled) return Promise.resolve(this.setState(ConnectionState.disabled));
     this.restarts.reset();
+    this.listUntil = options.listUntil;
     this.startPromise = this.connect(1, false);
     return this.startPromise;
   }
@@ -145,8 +143,7 @@ export class ServerConnection {
     if (!live || !ConnectionState.isConnected(this._state)) {
       return Promise.reject(new ServerUnavailableError(`server "${this.name}" is ${ConnectionState.describe(this._state)}`));
     }
-    const calls = this.options.calls;
-    const clock: ToolCallOptions['clock'] = calls && ((ms, signal, reset) => calls.begin(this.name, tool, ms, signal, reset));
+    const clock = this.options.calls?.begin.bind(this.options.calls, this.name, tool);
     return live.callTool(this._tools.find((t) => t.name === tool), tool, args, { ...options, clock });
   }
 
@@ -245,7 +242,9 @@ export class ServerConnection {
   private async discover(gen: number): Promise<void> {
     const client = this.live?.client;
     if (!client) return;
-    const listed = await discoverTools(client, this.options.settings.connectTimeoutMs, this.redactor);
+    const stopAfter = this.listUntil;
+    this.listUntil = undefined;
+    const listed = await discoverTools(client, { timeoutMs: this.options.settings.connectTimeoutMs, stopAfter }, this.redactor);
     if (gen !== this.generation) return;
     for (const p of newProblems(this._toolProblems, listed.problems)) this.options.logger.warn(`[${this.name}] ${p.message}`);
     this._toolProblems = listed.problems;

@@ -45,6 +45,11 @@ export interface ServerFleetOptions {
   readonly wanted: (server: ServerSettings) => boolean;
   /** `mcpHost.maxMessageBytes` as of now. */
   readonly maxMessageBytes?: () => number;
+  /**
+   * Asked before every start with the resolved settings (after trust and role): undefined lets the
+   * server start, a text refuses it (shown as its error). `explicit`: a person started it.
+   */
+  readonly admit?: (settings: ServerSettings, resolved: ServerSettings, secretValues: readonly string[], explicit: boolean) => Promise<string | undefined>;
 }
 
 /** What a person (the tree's commands, the CLI) may do with one configured server. */
@@ -79,6 +84,8 @@ export class ServerFleet implements ServerControl {
   readonly onDidUpdateResource = this._onDidUpdateResource.event;
 
   private readonly members = new Map<string, Member>();
+  /** Servers a person just started or restarted (their next admission is explicit). */
+  private readonly explicit = new Set<string>();
   private settings: readonly ServerSettings[];
   /** The start in progress (servers are started one event-loop turn apart). */
   private starting?: Promise<void>;
@@ -129,7 +136,17 @@ export class ServerFleet implements ServerControl {
   async startServer(name: string): Promise<void> {
     const c = this.require(name);
     if (!this.options.trusted()) return c.markUntrusted();
+    this.explicit.add(name);
     await c.start();
+  }
+
+  /** Start one server the role wants (and nothing else), its tools listed only up to `listUntil`. */
+  async startOne(name: string, listUntil: string): Promise<void> {
+    const c = this.require(name);
+    if (!this.options.wanted(c.settings)) return;
+    if (!this.options.trusted()) return c.markUntrusted();
+    this.starting = c.start({ listUntil });
+    await this.starting;
   }
 
   async stopServer(name: string): Promise<void> {
@@ -139,7 +156,9 @@ export class ServerFleet implements ServerControl {
 
   async restartServer(name: string): Promise<void> {
     const c = this.require(name);
-    if (this.options.trusted()) await c.restart();
+    if (!this.options.trusted()) return;
+    this.explicit.add(name);
+    await c.restart();
   }
 
   async refreshTools(name?: string): Promise<void> {
@@ -209,7 +228,7 @@ export class ServerFleet implements ServerControl {
     const o = this.options;
     const connection = new ServerConnection({
       settings: s,
-      resolve: o.resolve,
+      resolve: (settings) => this.resolve(settings),
       transports: o.transports,
       logger: o.logger,
       clientInfo: o.clientInfo,
@@ -226,6 +245,14 @@ export class ServerFleet implements ServerControl {
     listeners.add(connection.catalogs.onDidChange(() => this._onDidChangeCatalogs.fire(s.name)));
     listeners.add(connection.catalogs.resources.onDidUpdate((uri) => this._onDidUpdateResource.fire({ server: s.name, uri })));
     this.members.set(s.name, { connection, listeners });
+  }
+
+  private async resolve(settings: ServerSettings): Promise<ResolvedServer> {
+    const explicit = this.explicit.delete(settings.name);
+    const resolved = await this.options.resolve(settings);
+    if (!resolved.ok || !this.options.admit) return resolved;
+    const refusal = await this.options.admit(settings, resolved.server, resolved.secretValues, explicit);
+    return refusal === undefined ? resolved : { ok: false, error: refusal };
   }
 
   private async remove(name: string): Promise<void> {

@@ -11,6 +11,9 @@ import type { SamplingSettings, ServerRequestSettings } from './serverRequestSet
 
 export type ToolNamingMode = 'prefix' | 'reject';
 
+/** `off`: definitions are not pinned. `review`: new or changed tools wait for a person. `locked`: the lockfile is read-only. */
+export type PinningMode = 'off' | 'review' | 'locked';
+
 interface ServerCommon {
   /** The key under `mcpHost.servers`. */
   readonly name: string;
@@ -114,6 +117,10 @@ export interface HostSettings {
   /** Largest single message a server may send (bytes); a larger one fails that request only. */
   readonly maxMessageBytes: number;
   readonly auditPath?: string;
+  /** The audit file is rotated when it would grow past this size. */
+  readonly auditMaxBytes: number;
+  /** How tool definitions are pinned to the workspace's lockfile. */
+  readonly pinning: PinningMode;
   /** `mcpHost.rules`: argument rules of every role. */
   readonly rules?: readonly RuleSettings[];
   /** `mcpHost.maxTools` / `mcpHost.maxToolTokens`: the budget of roles that set none, and of no role. */
@@ -158,6 +165,8 @@ export const DEFAULTS = {
   maxTotalTimeoutMs: 600_000,
   /** `mcpHost.import`: the existing MCP configuration files read for servers. */
   importFiles: ['.vscode/mcp.json', '.mcp.json'] as readonly string[],
+  auditMaxBytes: 10 * 1024 * 1024,
+  pinning: 'review' as PinningMode,
 } as const;
 
 export function emptySettings(): HostSettings {
@@ -171,5 +180,7 @@ export function emptySettings(): HostSettings {
     maxToolRounds: DEFAULTS.maxToolRounds,
     maxResultChars: DEFAULTS.maxResultChars,
     maxMessageBytes: DEFAULTS.maxMessageBytes,
+    auditMaxBytes: DEFAULTS.auditMaxBytes,
+    pinning: DEFAULTS.pinning,
   };
 }

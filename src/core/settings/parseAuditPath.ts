@@ -15,7 +15,7 @@ export function parseAuditPath(raw: Record<string, unknown>, problems: SettingsP
       problems.push(settingsProblem('error', 'mcpHost.audit', `expected an object like { "path": "…" }, got ${describeValue(audit)}; ignored`));
     } else {
       for (const k of Object.keys(audit)) {
-        if (k !== 'path') problems.push(settingsProblem('error', `mcpHost.audit.${k}`, 'unknown setting'));
+        if (k !== 'path' && k !== 'maxBytes') problems.push(settingsProblem('error', `mcpHost.audit.${k}`, 'unknown setting'));
       }
       nested = parseScalar<string | undefined>(audit, 'path', nonEmptyString, undefined, problems, '(no audit file)', ['audit', 'path']);
     }

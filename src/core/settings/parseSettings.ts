@@ -1,6 +1,7 @@
 import { describeValue, knownList } from './describeValue';
 import { DEFAULTS, type HostSettings, type SettingsProblem } from './hostSettings';
 import { isPlainObject } from './isPlainObject';
+import { parseAuditMaxBytes } from './parseAuditMaxBytes';
 import { parseAuditPath } from './parseAuditPath';
 import { parsePatternList } from './parsePatternList';
 import { parseRoles } from './parseRoles';
@@ -49,6 +50,8 @@ export function parseSettings(raw: Record<string, unknown>): { settings: HostSet
   const maxTools = parseScalar(input, 'maxTools', schema.maxTools, DEFAULTS.maxTools, problems);
   const maxToolTokens = parseScalar(input, 'maxToolTokens', schema.maxToolTokens, 0, problems, '0 (no limit)');
   const telemetry = parseTelemetry(input, problems);
+  const auditMaxBytes = parseAuditMaxBytes(input, problems);
+  const pinning = parseScalar(input, 'pinning', schema.pinning, DEFAULTS.pinning, problems);
 
   const configuredRoles = new Set<string>();
   const roles = parseRoles(input.roles, problems, configuredServers, configuredRoles);
@@ -87,6 +90,8 @@ export function parseSettings(raw: Record<string, unknown>): { settings: HostSet
     ...(input.elicitation !== undefined ? { elicitation } : {}),
     ...(input.sampling !== undefined ? { sampling } : {}),
     ...(telemetry !== undefined ? { telemetry } : {}),
+    auditMaxBytes,
+    pinning,
   };
   warnUnreachablePatterns(settings, configuredServers, problems);
   return { settings, problems };

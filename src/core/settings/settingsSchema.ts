@@ -121,6 +121,22 @@ export const SettingsSchema = z.object({
     restricted: true,
     markdownDescription: 'Put tool arguments and results into the exported spans (`gen_ai.tool.call.arguments`, `gen_ai.tool.call.result`), redacted like the audit. Off by default.',
   }),
+  'audit.maxBytes': positiveInt.meta({
+    default: DEFAULTS.auditMaxBytes,
+    markdownDescription:
+      'Size in bytes at which the audit file is rotated: it is renamed with a timestamp and a new file continues the hash chain (its first record names the last record of the old file). Check the files with `mcp-host audit verify`.',
+  }),
+  pinning: z.enum(['off', 'review', 'locked'], { error: 'expected "off", "review" or "locked"' }).meta({
+    default: DEFAULTS.pinning,
+    restricted: true,
+    enumDescriptions: [
+      'Tool definitions are not pinned: every tool a server lists is offered (changes are only logged).',
+      'A tool whose definition matches `mcp-host.lock.json` is offered; a new or changed one is quarantined until a person approves it (**Review Tool Changes…** or `mcp-host lock`), which writes the lockfile.',
+      'Like review, but nothing is written: any difference from `mcp-host.lock.json` quarantines the tool and is reported (`mcp-host check --locked` fails).',
+    ],
+    markdownDescription:
+      'Pins tool definitions (description, schemas, annotations) to the reviewed lockfile `mcp-host.lock.json` at the workspace root. A tool\'s description is part of the model\'s prompt: a changed one is not offered to any role until reviewed.',
+  }),
 });
 
 export type KnownSettingKey = keyof typeof SettingsSchema.shape;

@@ -75,6 +75,8 @@ async function runSuite(o) {
       // Each run gets its own model script and log (not the runner's defaults, which a caller's env could pin).
       MCP_HOST_TEST_MODEL_SCRIPT: path.join(ws.root, 'model-script.json'),
       MCP_HOST_TEST_MODEL_LOG: path.join(ws.root, 'model-log.jsonl'),
+      // The test driver refuses dialogs: in extension-test mode MCP Host then answers consent "allow".
+      MCP_HOST_TEST_CONSENT: 'allow',
     };
     if (o.grep) env.MCP_HOST_TEST_GREP = o.grep;
     if (o.verbose) process.env.MCP_HOST_TEST_VERBOSE = '1';

@@ -95,6 +95,8 @@ async function main() {
     const { page } = browser;
     await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60000 });
     await page.waitForSelector('.monaco-workbench', { timeout: 60000 });
+    // A fresh profile: each server asks once before it first starts (its lockfile is committed in demo/).
+    await ui.allowServers(page, ['everything', 'memory', 'files'], { timeout: 120000 });
     await ui.openMcpHostView(page);
     await ui.waitForTree(page, 'everything, memory and files connected', (rows) => ['everything', 'memory', 'files'].every((s) => rows.some((r) => r.label === s && /^connected/.test(r.description))), 60000);
     await ui.expandRow(page, 'files', 1);

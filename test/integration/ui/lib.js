@@ -183,6 +183,36 @@ async function clickDialogButton(page, label) {
   await box.waitFor({ state: 'detached', timeout: 10000 });
 }
 
+/**
+ * Answers MCP Host's "Allow the MCP server … to start?" dialogs with "Allow" until each server in
+ * `names` has been asked (one dialog at a time); `onDialog(name, box)` runs before each answer.
+ * Returns each dialog's text by server name.
+ */
+async function allowServers(page, names, { timeout = 60000, onDialog } = {}) {
+  const texts = {};
+  const deadline = Date.now() + timeout;
+  const box = page.locator('.monaco-dialog-box', { hasText: /MCP server "/ }).first();
+  while (names.some((n) => !(n in texts))) {
+    await box.waitFor({ timeout: Math.max(1000, deadline - Date.now()) });
+    const text = await box.innerText();
+    const name = /MCP server "([^"]+)"/.exec(text)[1];
+    texts[name] = text;
+    if (onDialog) await onDialog(name, box);
+    await box.locator('.monaco-button', { hasText: /^Allow$/ }).first().click();
+    // The next server's dialog may follow at once: wait until this one is gone or replaced.
+    await waitFor(`the dialog for "${name}" to close`, async () => (await box.count()) === 0 || !(await box.innerText().catch(() => '')).includes(`"${name}"`), { timeout: 10000 });
+  }
+  return texts;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Webviews
+
+/** The content frame of the webview panel whose tab title is `title` (VS Code nests it in two iframes). */
+function webviewFrame(page, title) {
+  return page.frameLocator(`iframe.webview.ready[title="${title}"], iframe.webview.ready`).last().frameLocator('iframe#active-frame');
+}
+
 // ------------------------------------------------------------------------------------------------
 // A tiny sequential test harness
 
@@ -256,6 +286,8 @@ module.exports = {
   waitForResponse,
   waitForDialog,
   clickDialogButton,
+  allowServers,
+  webviewFrame,
   runTests,
   slug,
   screenshot,

@@ -109,11 +109,14 @@ async function domPart(o) {
         const trust = page.locator('.workspace-trust-editor .monaco-button', { hasText: /^Trust$/ }).first();
         await trust.waitFor({ timeout: 15000 });
         await trust.click();
-        // VS Code may confirm trusting the folder in a dialog.
-        const dialog = page.locator('.monaco-dialog-box');
+        // VS Code may confirm trusting the folder in a dialog (MCP Host's consent dialogs come after trust).
+        const dialog = page.locator('.monaco-dialog-box').filter({ hasNotText: /MCP server "/ });
         if (await dialog.waitFor({ timeout: 2000 }).then(() => true, () => false)) {
           await dialog.locator('.monaco-button', { hasText: /^(Trust|Yes)/ }).first().click();
         }
+        // Trust first, then consent: each server asks once before its first start.
+        const asked = await ui.allowServers(page, SERVERS);
+        assert.match(asked.basic, /node \S*test\/fixtures\/servers\/basic\.mjs/);
         // The trust editor opens as a modal editor over the workbench: close it.
         const modal = page.locator('.monaco-modal-editor-block');
         if (await modal.count()) {

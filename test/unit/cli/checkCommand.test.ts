@@ -39,10 +39,11 @@ describe('mcp-host check', function () {
     const r = await runCli(['check', '--workspace', ws, '--json']);
     assert.equal(r.code, 0, describeRun(r));
     const doc = parseJson(r);
-    assert.deepEqual(Object.keys(doc), ['role', 'servers', 'tools', 'budget', 'problems']);
+    assert.deepEqual(Object.keys(doc), ['role', 'servers', 'tools', 'budget', 'quarantined', 'problems']);
     assert.deepEqual(Object.keys(doc.budget), ['tools', 'tokens', 'tokenizer', 'maxTools', 'maxToolTokens', 'over']);
     assert.equal(doc.budget.tools, 8);
     assert.equal(doc.budget.over, false);
+    assert.deepEqual(doc.quarantined, [], 'pinning is off in this workspace');
     assert.equal(doc.role, 'reader');
     const [basic, slow] = doc.servers;
     assert.equal(basic.name, 'basic');

@@ -27,6 +27,9 @@ describe('mcp-host check with imported MCP configuration files', function () {
   it('lists every imported server with its file; ${input:ID} is answered by MCP_HOST_SECRET_<ID>', async () => {
     const ws = importOnlyWorkspace();
     const log = path.join(ws, 'basic.jsonl');
+    // Imported servers are pinned like any other: review them once (the lockfile), then check.
+    const locked = await runCli(['lock', '--workspace', ws], { env: { MCP_HOST_SECRET_FIXTURE_LOG: log } });
+    assert.equal(locked.code, 0, describeRun(locked));
     const r = await runCli(['check', '--workspace', ws], { env: { MCP_HOST_SECRET_FIXTURE_LOG: log } });
     assert.equal(r.code, 0, describeRun(r));
     assert.match(r.stdout, /^basic \(\.vscode\/mcp\.json\)\s+connected\s+9\/9\s+basic 1\.0\.0/m);

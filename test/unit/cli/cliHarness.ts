@@ -12,6 +12,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { allowWorkspaceServers, testConfigDir } from '../../fixtures/cliConsent';
 import { fixturePath, nodeEnv } from '../../fixtures/fixtureServers';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
@@ -63,6 +64,8 @@ export interface RunOptions {
   /** Written to stdin, which is then closed (stdin is always a pipe: never a terminal). startCli leaves stdin open without it. */
   readonly input?: string;
   readonly timeoutMs?: number;
+  /** false: do not allow the workspace's servers beforehand (consent tests). */
+  readonly consent?: boolean;
 }
 
 /** Every CLI run gets a credentials file of its own unless a test names one: never the user's. */
@@ -71,11 +74,11 @@ function isolatedCredentials(): Record<string, string> {
 }
 
 function spawnCli(args: readonly string[], opts: RunOptions): ChildProcess {
-  return spawn(process.execPath, [...cliEntry(), ...args], {
-    cwd: opts.cwd ?? REPO_ROOT,
-    env: { ...process.env, ...nodeEnv(), NODE_PATH: path.join(REPO_ROOT, 'node_modules'), ...isolatedCredentials(), ...opts.env },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+  const cwd = opts.cwd ?? REPO_ROOT;
+  const env = { ...process.env, ...nodeEnv(), NODE_PATH: path.join(REPO_ROOT, 'node_modules'), ...isolatedCredentials(), ...opts.env };
+  // The workspace's servers are allowed beforehand (in a test config folder), unless the test is about consent.
+  const consent = opts.consent === false ? { MCP_HOST_CONFIG_DIR: testConfigDir() } : allowWorkspaceServers(args, cwd, env);
+  return spawn(process.execPath, [...cliEntry(), ...args], { cwd, env: { ...env, ...consent }, stdio: ['pipe', 'pipe', 'pipe'] });
 }
 
 /** Start the CLI; `result` settles when it exits (killed with SIGKILL after `timeoutMs`). */
@@ -202,11 +205,16 @@ export function removeTempDirs(): void {
   for (const d of tempDirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 }
 
-/** A workspace folder whose .vscode/settings.json is `settings` (an object, or raw text). */
+/**
+ * A workspace folder whose .vscode/settings.json is `settings` (an object, or raw text). An object
+ * without "mcpHost.pinning" gets "off": the command tests are not about the lockfile, and the
+ * default ("review") would quarantine every tool of a workspace without one.
+ */
 export function makeWorkspace(settings: Record<string, unknown> | string): string {
   const dir = tempDir('mcp-host-ws-');
   fs.mkdirSync(path.join(dir, '.vscode'));
-  fs.writeFileSync(path.join(dir, '.vscode', 'settings.json'), typeof settings === 'string' ? settings : JSON.stringify(settings, null, 2));
+  const all = typeof settings === 'string' || 'mcpHost.pinning' in settings ? settings : { ...settings, 'mcpHost.pinning': 'off' };
+  fs.writeFileSync(path.join(dir, '.vscode', 'settings.json'), typeof all === 'string' ? all : JSON.stringify(all, null, 2));
   return dir;
 }
 

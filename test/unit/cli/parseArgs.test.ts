@@ -1,7 +1,8 @@
 /** Argument parsing of `mcp-host`, in-process. */
 import * as assert from 'node:assert/strict';
 import { UsageError } from '../../../src/cli/exitCodes';
-import { helpText, usageHint } from '../../../src/cli/helpText';
+import { helpText } from '../../../src/cli/helpText';
+import { usageHint } from '../../../src/cli/usage';
 import { parseArgs, type ParsedCommand } from '../../../src/cli/parseArgs';
 import { parseCommandLine, type CommandTable } from '../../../src/cli/parseCommandLine';
 
@@ -21,13 +22,15 @@ function options(argv: string[]): Record<string, unknown> {
 
 describe('cli parseArgs', () => {
   it('parses check with defaults and flags', () => {
-    assert.deepEqual(parseArgs(['check']), { command: 'check', options: { workspace: undefined, role: undefined, verbose: false, json: false, login: false } });
-    assert.deepEqual(options(['check', '--workspace', 'ws', '--role=support', '--json', '--verbose', '--login']), {
+    assert.deepEqual(parseArgs(['check']), { command: 'check', options: { workspace: undefined, role: undefined, verbose: false, json: false, login: false, yes: false, locked: false } });
+    assert.deepEqual(options(['check', '--workspace', 'ws', '--role=support', '--json', '--verbose', '--login', '--locked', '-y']), {
       workspace: 'ws',
       role: 'support',
       verbose: true,
       json: true,
       login: true,
+      yes: true,
+      locked: true,
     });
     assert.equal(options(['check', '--role', ''])['role'], '', '--role "" is no role');
   });
@@ -70,10 +73,27 @@ describe('cli parseArgs', () => {
     assert.deepEqual(options(['logout', 'tracker', '--audit', 'a.jsonl']), { workspace: undefined, verbose: false, audit: 'a.jsonl', server: 'tracker' });
     usage(['login'], /missing the server NAME to sign in to/, 'login');
     usage(['logout', 'a', 'b'], /expected one server NAME, got 2/, 'logout');
-    usage(['login', 'x', '--role', 'r'], /unknown option "--role" for "login" \(it is an option of: check, call, session\)/, 'login');
+    usage(['login', 'x', '--role', 'r'], /unknown option "--role" for "login" \(it is an option of: check, call, session, lock\)/, 'login');
     usage(['logout', 'x', '--login'], /unknown option "--login" for "logout" \(it is an option of: check, call, session\)/, 'logout');
     assert.match(helpText('login'), /\$BROWSER URL/);
     assert.match(helpText(), /mcp-host login NAME/);
+  });
+
+  it('parses lock and the audit commands', () => {
+    assert.deepEqual(parseArgs(['lock', '-y', '--role', '']), { command: 'lock', options: { workspace: undefined, role: '', verbose: false, yes: true } });
+    assert.deepEqual(parseArgs(['audit', 'verify', 'a.jsonl', '--json']), { command: 'audit verify', options: { workspace: undefined, json: true, files: ['a.jsonl'] } });
+    const exported = parseArgs(['audit', 'export', '--since', '2026-01-31', '--server', 'basic', '--outcome', 'denied', '--format', 'csv']);
+    assert.deepEqual(exported, {
+      command: 'audit export',
+      options: { workspace: undefined, since: new Date('2026-01-31'), server: 'basic', outcome: 'denied', format: 'csv', files: [] },
+    });
+    assert.equal(options(['audit', 'export'])['format'], 'jsonl');
+    usage(['audit', 'export', '--since', 'yesterday'], /--since expects a date like 2026-01-31/, 'audit export');
+    usage(['audit', 'export', '--format', 'xml'], /--format expects one of jsonl, csv, got "xml"/, 'audit export');
+    usage(['lock', 'x'], /unexpected argument "x"/, 'lock');
+    assert.match(helpText('lock'), /mcp-host\.lock\.json/);
+    assert.match(helpText('audit verify'), /altered, removed or inserted/);
+    assert.match(helpText('check'), /--locked/);
   });
 
   it('help and version', () => {
@@ -90,12 +110,12 @@ describe('cli parseArgs', () => {
 
   it('rejects bad usage with a clear message', () => {
     usage([], /no command given/);
-    usage(['chek'], /unknown command "chek"; commands: check, call, session/);
+    usage(['chek'], /unknown command "chek"; commands: check, call, session, login, logout, lock, audit verify, audit export/);
     usage(['help', 'chek'], /unknown command "chek"/);
     usage(['--json'], /expected a command before "--json"/);
     usage(['check', '--bogus'], /unknown option "--bogus" for "check"$/, 'check');
-    usage(['check', '--yes'], /unknown option "--yes" for "check" \(it is an option of: call, session\)/, 'check');
-    usage(['check', '-y'], /unknown option "-y" for "check" \(it is an option of: call, session\)/, 'check');
+    usage(['check', '--audit', 'x'], /unknown option "--audit" for "check" \(it is an option of: call, session, login, logout\)/, 'check');
+    usage(['session', '--locked'], /unknown option "--locked" for "session" \(it is an option of: check\)/, 'session');
     usage(['check', '-x'], /unknown option "-x" for "check"$/, 'check');
     usage(['check', '--role'], /--role needs a value/, 'check');
     usage(['check', '--role', '--json'], /--role needs a value/, 'check');
@@ -116,7 +136,7 @@ describe('cli parseArgs', () => {
     usage(['call', 'a', '--timeout', '1.5'], /--timeout expects a positive whole number/, 'call');
     usage(['call', 'a', '--timeout', '-5'], /--timeout expects a positive whole number of milliseconds, got "-5"/, 'call');
     usage(['call', 'a', '--audit='], /--audit needs a non-empty value/, 'call');
-    usage(['session', '--json'], /unknown option "--json" for "session" \(it is an option of: check, call\)/, 'session');
+    usage(['session', '--json'], /unknown option "--json" for "session" \(it is an option of: check, call, audit verify\)/, 'session');
     usage(['--version', 'x'], /--version takes no other arguments/);
   });
 

@@ -53,8 +53,13 @@ export async function waitFor(what: string, cond: () => boolean, timeoutMs = 500
   }
 }
 
+/**
+ * Settings for a test host. Pinning is off unless a test asks for it: these suites test naming,
+ * routing, policy and the connection, not the lockfile (test/unit/core/pinning does), and the
+ * product's default ("review") would quarantine every tool of a workspace without a lockfile.
+ */
 export function settings(partial: Partial<HostSettings> = {}): HostSettings {
-  return { ...emptySettings(), ...partial };
+  return { ...emptySettings(), pinning: 'off', ...partial };
 }
 
 export function role(name: string, partial: Partial<RoleSettings> = {}): RoleSettings {

@@ -61,7 +61,13 @@ describe('package.json manifest', () => {
     assert.equal(pkg.contributes.views.mcpHost[0].name, 'Servers');
     assert.ok(pkg.contributes.viewsWelcome.every((w: { view: string }) => w.view === SERVERS_VIEW_ID));
     const titles = pkg.contributes.menus['view/title'].map((m: { command: string }) => m.command);
-    assert.deepEqual(titles.sort(), [COMMANDS.openAuditLog, COMMANDS.openSettings, COMMANDS.refreshAll, COMMANDS.selectRole, COMMANDS.showOutput].sort());
+    assert.deepEqual(titles.sort(), [COMMANDS.openAuditLog, COMMANDS.showAuditLog, COMMANDS.openSettings, COMMANDS.refreshAll, COMMANDS.selectRole, COMMANDS.showOutput].sort());
+    const review = pkg.contributes.menus['editor/title'].map((m: { command: string; when: string }) => [m.command, m.when]);
+    assert.deepEqual(review, [
+      [COMMANDS.approveToolChanges, 'resourceScheme == mcp-host-review'],
+      [COMMANDS.rejectToolChanges, 'resourceScheme == mcp-host-review'],
+    ]);
+    for (const f of ['media/audit/auditView.js', 'media/audit/auditView.css']) assert.ok(existsSync(join(root, f)), f);
     for (const m of pkg.contributes.menus['view/item/context']) assert.match(m.when, /^view == mcpHost\.servers && viewItem =~ \//);
     for (const f of ['media/mcp-host.svg', 'media/icon.png']) assert.ok(existsSync(join(root, f)), f);
   });

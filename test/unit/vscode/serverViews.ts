@@ -27,6 +27,8 @@ export function serverView(name: string, state: ConnectionState, extra: Partial<
     toolCount: 0,
     visibleToolCount: 0,
     history: [],
+    quarantinedCount: 0,
+    pendingReview: false,
     ...extra,
   };
 }

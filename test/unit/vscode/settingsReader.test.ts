@@ -20,6 +20,8 @@ function config(values: Record<string, unknown>): ConfigurationLike & { asked: s
     'audit.path': '',
     elicitation: { servers: ['*'] },
     sampling: { servers: [] },
+    'audit.maxBytes': 10 * 1024 * 1024,
+    pinning: 'review',
   };
   const merged = { ...defaults, ...values };
   const asked: string[] = [];
@@ -50,6 +52,8 @@ describe('settings reader', () => {
       maxMessageBytes: 67108864,
       elicitation: { servers: ['*'] },
       sampling: { servers: [] },
+      'audit.maxBytes': 10 * 1024 * 1024,
+      pinning: 'review',
     });
     const { settings, problems } = parseSettings(raw);
     assert.deepEqual(problems, []);

@@ -55,6 +55,7 @@ describe('sign-in to a remote server (OAuth) through the tree', function () {
   let fixture;
   let bundleDir;
   let servers;
+  let roles;
 
   before(async () => {
     const loaded = loadAuthFixture();
@@ -63,6 +64,9 @@ describe('sign-in to a remote server (OAuth) through the tree', function () {
     extLog('    auth fixture: %s (issuer %s)', fixture.mcpUrl, fixture.issuer);
     const config = vscode.workspace.getConfiguration('mcpHost');
     servers = config.get('servers');
+    roles = config.get('roles');
+    // The role "full" names its servers: the remote one joins it for this test.
+    await config.update('roles', { ...roles, full: { ...roles.full, servers: [...roles.full.servers, 'tracker'] } }, vscode.ConfigurationTarget.Workspace);
     await config.update('activeRole', 'full', vscode.ConfigurationTarget.Workspace);
     await config.update('servers', { ...servers, tracker: { type: 'http', url: fixture.mcpUrl } }, vscode.ConfigurationTarget.Workspace);
     await config.update('autoApprove', [...config.get('autoApprove'), 'tracker/echo'], vscode.ConfigurationTarget.Workspace);
@@ -70,6 +74,7 @@ describe('sign-in to a remote server (OAuth) through the tree', function () {
 
   after(async () => {
     const config = vscode.workspace.getConfiguration('mcpHost');
+    if (roles) await config.update('roles', roles, vscode.ConfigurationTarget.Workspace);
     if (servers) await config.update('servers', servers, vscode.ConfigurationTarget.Workspace);
     if (fixture) await fixture.close();
     if (bundleDir) fs.rmSync(bundleDir, { recursive: true, force: true });

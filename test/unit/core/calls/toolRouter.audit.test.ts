@@ -9,7 +9,8 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { MemorySink } from '../../../../src/core/audit/auditLog';
 import { RecordingConfirmer, nextToolsChanged, settings, useTestEnv, withTimeout, type Any, loaded } from '../helpers';
 
-const CALL_KEYS = ['args', 'confirmedBy', 'definitionHash', 'durationMs', 'isError', 'kind', 'name', 'outcome', 'result', 'role', 'server', 'tool', 'ts'];
+/** The record's keys, plus the audit chain's `seq` and `prev` that the file sink adds to each line. */
+const CALL_KEYS = ['args', 'confirmedBy', 'definitionHash', 'durationMs', 'isError', 'kind', 'name', 'outcome', 'prev', 'result', 'role', 'seq', 'server', 'tool', 'ts'];
 
 /** sha256 of the definition as canonical JSON (keys sorted at every level), computed independently here. */
 function expectedHash(tool: Tool): string {
@@ -153,7 +154,7 @@ describe('McpHost: audit', function () {
 
     const lines = readAudit(auditPath);
     const change = lines.find((l) => l.kind === 'toolsChanged');
-    assert.deepEqual(Object.keys(change).sort(), ['added', 'changed', 'kind', 'removed', 'server', 'ts']);
+    assert.deepEqual(Object.keys(change).sort(), ['added', 'changed', 'kind', 'prev', 'removed', 'seq', 'server', 'ts']);
     assert.equal(change.server, 'dynamic');
     assert.deepEqual(change.changed, [{ tool: 'beta', fields: ['description'], descriptionBefore: 'The beta tool', descriptionAfter: 'new text' }]);
     const after = lines.at(-1).definitionHash;

@@ -92,6 +92,7 @@ describe('manifestConfiguration', () => {
       'mcpHost.confirm',
       'mcpHost.elicitation',
       'mcpHost.import',
+      'mcpHost.pinning',
       'mcpHost.roles',
       'mcpHost.rules',
       'mcpHost.sampling',

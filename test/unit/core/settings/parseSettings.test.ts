@@ -45,6 +45,8 @@ describe('parseSettings', () => {
         maxToolRounds: 10,
         maxResultChars: 50000,
         maxMessageBytes: 64 * 1024 * 1024,
+        auditMaxBytes: 10 * 1024 * 1024,
+        pinning: 'review',
       });
       assert.ok(!('activeRole' in settings));
       assert.ok(!('auditPath' in settings));

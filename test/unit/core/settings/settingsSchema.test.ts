@@ -7,6 +7,7 @@ describe('settingsSchema', () => {
       [...KNOWN_SETTING_KEYS].sort(),
       [
         'activeRole',
+        'audit.maxBytes',
         'audit.path',
         'autoApprove',
         'confirm',
@@ -17,6 +18,7 @@ describe('settingsSchema', () => {
         'maxToolRounds',
         'maxToolTokens',
         'maxTools',
+        'pinning',
         'roles',
         'rules',
         'sampling',

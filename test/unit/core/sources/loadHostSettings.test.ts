@@ -65,7 +65,7 @@ describe('loadHostSettings: mcpHost.* plus the servers of mcpHost.import', () =>
       },
     });
     write('.mcp.json', { mcpServers: { dyn: { command: '${NODE_FOR_TEST:-' + process.execPath + '}', args: [fixturePath('dynamic')], env: { FIXTURE_LOG: '${DYN_LOG}' } } } });
-    const loaded = load({ autoApprove: ['basic/echo', 'dyn/*'] }, { DYN_LOG: dynLog });
+    const loaded = load({ autoApprove: ['basic/echo', 'dyn/*'], pinning: 'off' }, { DYN_LOG: dynLog });
     assert.deepEqual(loaded.problems, []);
     assert.deepEqual(loaded.imported.inputs.map((i) => [i.id, i.description, i.password]), [['log-file', 'Where basic logs', true]]);
     const confirmer = new RecordingConfirmer();

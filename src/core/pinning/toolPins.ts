@@ -1,0 +1,250 @@
+import type { Implementation, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { AuditLog } from '../audit/auditLog';
+import type { Actor } from '../audit/auditRecord';
+import type { PinningMode, ServerSettings } from '../settings/hostSettings';
+import { definitionHash } from '../tools/definitionHash';
+import { Emitter } from '../util/event';
+import type { Logger } from '../util/logger';
+import { buildReview, type DefinitionReview } from './definitionReview';
+import { withServer, type LockedServer, type LockedTool } from './lockfile';
+import type { LockfileRead, LockfileStore } from './lockfileStore';
+import { hasDrift, isConsistent, pinServer, type Quarantine, type ServerPins } from './pinningPolicy';
+import { serverIdentity, type ServerIdentity } from './serverIdentity';
+
+export class ReviewError extends Error {}
+
+export interface ToolPinsOptions {
+  readonly store: LockfileStore;
+  readonly audit: AuditLog;
+  readonly logger: Logger;
+  /** Written as `${workspaceFolder}` in identities, so the lockfile reads the same on every machine. */
+  readonly workspaceFolder?: string;
+  /** What `initialize` told us about a connected server (recorded with its review). */
+  readonly serverInfo: (server: string) => Implementation | undefined;
+}
+
+interface Live {
+  tools?: readonly Tool[];
+  identity?: ServerIdentity;
+}
+
+/**
+ * The lockfile at run time: holds each server's listed tools against its reviewed entry, answers
+ * "is this tool quarantined, and why" in O(1) for the router and the snapshot, and turns a person's
+ * approval into a new lockfile entry (plus an audit record).
+ */
+export class ToolPins {
+  private readonly _onDidChange = new Emitter<void>();
+  /** Quarantines, pending reviews or the lockfile changed. */
+  readonly onDidChange = this._onDidChange.event;
+  private _read?: LockfileRead;
+  private readonly live = new Map<string, Live>();
+  private readonly pins = new Map<string, ServerPins>();
+
+  constructor(
+    private mode: PinningMode,
+    private readonly o: ToolPinsOptions,
+  ) {
+    // Read on first use, or right after the servers were spawned: a large lockfile (15 MB for
+    // 20,000 tools) is then parsed while the servers start instead of before (one-shot `call`).
+    if (mode !== 'off') setImmediate(() => void this.read).unref();
+  }
+
+  private get read(): LockfileRead {
+    if (!this._read) {
+      this._read = this.o.store.read();
+      if ('error' in this._read) this.o.logger.error(`pinning: ${this._read.error}; every tool is quarantined until it is fixed`);
+    }
+    return this._read;
+  }
+
+  private set read(r: LockfileRead) {
+    this._read = r;
+  }
+
+  get pinningMode(): PinningMode {
+    return this.mode;
+  }
+
+  /** Where the lockfile is and whether it exists or why it cannot be used. */
+  get lockfile(): { readonly location: string; readonly exists: boolean; readonly error?: string } {
+    const r = this.read;
+    return 'error' in r ? { location: this.o.store.location, exists: true, error: r.error } : { location: this.o.store.location, exists: r.exists };
+  }
+
+  setMode(mode: PinningMode): void {
+    if (mode === this.mode) return;
+    this.mode = mode;
+    this.recomputeAll();
+  }
+
+  /** Re-read the lockfile (changed on disk: a pull, `mcp-host lock` in a terminal). */
+  reload(): void {
+    this.read = this.o.store.read();
+    this.recomputeAll();
+  }
+
+  /** The settings a server is started with, after variable resolution (from the fleet, before each start). */
+  setResolved(server: string, resolved: ServerSettings, secretValues: readonly string[]): void {
+    const live = this.liveOf(server);
+    live.identity = serverIdentity(resolved, { secretValues, workspaceFolder: this.o.workspaceFolder });
+    if (live.tools) this.recompute(server);
+  }
+
+  /** A server's listed tools (undefined: it holds none any more). Call before the registry hears of them. */
+  setTools(server: string, tools: readonly Tool[] | undefined): void {
+    this.liveOf(server).tools = tools;
+    this.recompute(server);
+  }
+
+  /** A server removed from the settings. */
+  forget(server: string): void {
+    this.live.delete(server);
+    if (this.pins.delete(server)) this._onDidChange.fire();
+  }
+
+  quarantine(server: string, tool: string): Quarantine | undefined {
+    return this.pins.get(server)?.quarantined.get(tool);
+  }
+
+  /** Lockfile entries whose hash is not the hash of their definition ("server/tool"). */
+  inconsistentEntries(): string[] {
+    if ('error' in this.read) return [];
+    const out: string[] = [];
+    for (const [server, entry] of Object.entries(this.read.lock.servers)) {
+      for (const [tool, t] of Object.entries(entry.tools)) if (!isConsistent(t)) out.push(`${server}/${tool}`);
+    }
+    return out;
+  }
+
+  /** Names of the servers the lockfile has an entry for. */
+  lockedServers(): string[] {
+    return 'error' in this.read ? [] : Object.keys(this.read.lock.servers).sort();
+  }
+
+  /** Every server's pins as of now (for a snapshot). */
+  snapshot(): ReadonlyMap<string, ServerPins> {
+    return new Map(this.pins);
+  }
+
+  /** The server's tools held against the lockfile, while it holds tools. */
+  serverPins(server: string): ServerPins | undefined {
+    return this.pins.get(server);
+  }
+
+  /** What approving the server would write, or undefined when it matches the lockfile. */
+  review(server: string): DefinitionReview | undefined {
+    const p = this.pins.get(server);
+    if (!p || !hasDrift(p)) return undefined;
+    return buildReview(p, { before: this.entry(server)?.identity, after: this.live.get(server)?.identity });
+  }
+
+  /** Write the reviewed definitions of `server` to the lockfile. `token` is the one of the review the person saw. */
+  approve(server: string, token: string, by: Actor): void {
+    if (this.mode === 'locked') throw new ReviewError('mcpHost.pinning is "locked": nothing is written; update mcp-host.lock.json with "mcp-host lock" and commit it');
+    const review = this.checkedReview(server, token);
+    const pins = this.pins.get(server);
+    this.writeEntries([server], []);
+    this.record(review, pins, 'approve', by);
+  }
+
+  /** Keep the lockfile as it is: the tools stay quarantined; the decision is audited. */
+  reject(server: string, token: string, by: Actor): void {
+    this.record(this.checkedReview(server, token), this.pins.get(server), 'reject', by);
+  }
+
+  /**
+   * `mcp-host lock`: write the entries of every listed server in `servers` from what it lists now, and
+   * drop entries of servers no longer configured. Returns the reviews that were approved.
+   */
+  lockAll(servers: readonly string[], configured: readonly string[], by: Actor): DefinitionReview[] {
+    const listed = servers.filter((s) => this.live.get(s)?.tools && this.live.get(s)?.identity);
+    const reviews = listed.map((s) => this.review(s)).filter((r): r is DefinitionReview => !!r);
+    const pins = reviews.map((r) => this.pins.get(r.server));
+    const lock = 'error' in this.read ? undefined : this.read.lock;
+    const dropped = lock ? Object.keys(lock.servers).filter((s) => !configured.includes(s)) : [];
+    if (reviews.length || dropped.length || 'error' in this.read || !this.read.exists) this.writeEntries(listed, dropped);
+    reviews.forEach((r, i) => this.record(r, pins[i], 'approve', by));
+    return reviews;
+  }
+
+  dispose(): void {
+    this._onDidChange.dispose();
+  }
+
+  private checkedReview(server: string, token: string): DefinitionReview {
+    const review = this.review(server);
+    if (!review) throw new ReviewError(`server "${server}" has nothing to review: its tools match the lockfile`);
+    if (review.token !== token) throw new ReviewError(`the tools of server "${server}" changed while they were being reviewed; review them again`);
+    return review;
+  }
+
+  private writeEntries(servers: readonly string[], dropped: readonly string[]): void {
+    let lock = 'error' in this.read ? { version: 1 as const, servers: {} } : this.read.lock;
+    for (const server of servers) lock = withServer(lock, server, this.entryFromLive(server));
+    for (const server of dropped) lock = withServer(lock, server, undefined);
+    this.o.store.write(lock);
+    this.read = { lock, exists: true };
+    this.recomputeAll();
+  }
+
+  private entryFromLive(server: string): LockedServer {
+    const live = this.live.get(server);
+    if (!live?.tools || !live.identity) throw new ReviewError(`server "${server}" is not connected: start it to review its tools`);
+    const tools: Record<string, LockedTool> = {};
+    for (const t of live.tools) if (!(t.name in tools)) tools[t.name] = { hash: definitionHash(t), definition: t };
+    const info = this.o.serverInfo(server);
+    return { identity: live.identity, ...(info ? { serverInfo: { name: info.name, version: info.version } } : {}), tools };
+  }
+
+  private record(r: DefinitionReview, p: ServerPins | undefined, decision: 'approve' | 'reject', by: Actor): void {
+    void this.o.audit.record({
+      kind: 'review',
+      ts: new Date().toISOString(),
+      server: r.server,
+      decision,
+      by,
+      firstReview: r.firstReview,
+      added: (p?.added ?? []).map((t) => ({ tool: t.name, hash: definitionHash(t) })),
+      changed: (p?.changed ?? []).map((c) => ({ tool: c.tool, fields: c.fields, before: c.before.hash, after: definitionHash(c.after) })),
+      removed: (p?.removed ?? []).map((t) => ({ tool: t.definition.name, hash: t.hash })),
+      identityChanges: r.identityChanges,
+    });
+    this.o.logger.info(`[${r.server}] tool definitions ${decision === 'approve' ? 'approved' : 'rejected'} by ${by.user} (${by.via})`);
+  }
+
+  private entry(server: string): LockedServer | undefined {
+    return 'error' in this.read ? undefined : this.read.lock.servers[server];
+  }
+
+  private liveOf(server: string): Live {
+    let live = this.live.get(server);
+    if (!live) this.live.set(server, (live = {}));
+    return live;
+  }
+
+  private recompute(server: string, fire = true): void {
+    const live = this.live.get(server);
+    if (!live?.tools) {
+      if (this.pins.delete(server) && fire) this._onDidChange.fire();
+      return;
+    }
+    this.pins.set(
+      server,
+      pinServer({
+        server,
+        mode: this.mode,
+        locked: this.entry(server),
+        lockError: 'error' in this.read ? this.read.error : undefined,
+        identity: live.identity,
+        tools: live.tools,
+      }),
+    );
+    if (fire) this._onDidChange.fire();
+  }
+
+  private recomputeAll(): void {
+    for (const server of this.live.keys()) this.recompute(server, false);
+    this._onDidChange.fire();
+  }
+}

@@ -1,0 +1,138 @@
+/** Consent before a server starts, through a real host and in-process servers. */
+import * as assert from 'node:assert/strict';
+import { MemorySink } from '../../../../src/core/audit/auditLog';
+import { MemoryConsentStore } from '../../../../src/core/consent/consentStore';
+import type { ConsentAnswer, ConsentRequest } from '../../../../src/core/consent/serverConsent';
+import { commandLine } from '../../../../src/core/pinning/serverIdentity';
+import { basicServer, InMemoryServers } from '../../../fixtures/inMemoryServers';
+import { memoryHostOptions, settings, stateKind, useTestEnv, waitFor, type Any } from '../helpers';
+
+class ScriptedPrompt {
+  readonly asked: ConsentRequest[] = [];
+  constructor(public answer: (r: ConsentRequest) => ConsentAnswer | Promise<ConsentAnswer> = () => 'allow') {}
+  async ask(r: ConsentRequest): Promise<ConsentAnswer> {
+    this.asked.push(r);
+    return this.answer(r);
+  }
+}
+
+describe('consent before a server starts', () => {
+  const env = useTestEnv();
+  const servers = () => new InMemoryServers({ a: () => basicServer('a'), b: () => basicServer('b') });
+
+  const host = (o: { store: MemoryConsentStore; prompt: ScriptedPrompt; args?: string[]; trusted?: boolean; yes?: boolean; s?: InMemoryServers }) => {
+    const s = o.s ?? servers();
+    const sink = new MemorySink();
+    const h = env.host({
+      settings: settings({ servers: [s.settings('a', { args: o.args ?? ['--port', '1'], env: { TOKEN: 'secret-token-value' } }), s.settings('b')] }),
+      consent: { store: o.store, prompt: o.prompt, via: 'editor' },
+      auditSinks: [sink],
+      trusted: o.trusted,
+      assumeYes: o.yes,
+      ...memoryHostOptions(s),
+    });
+    return Object.assign(h, { sink });
+  };
+
+  it('asks once per server with the exact command, remembers "allow", and audits it', async () => {
+    const store = new MemoryConsentStore();
+    const prompt = new ScriptedPrompt();
+    const h = host({ store, prompt });
+    await h.start();
+    assert.deepEqual(prompt.asked.map((r) => r.server), ['a', 'b']);
+    assert.equal(commandLine(prompt.asked[0].identity), 'in-memory --port 1');
+    assert.deepEqual((prompt.asked[0].identity as Any).envKeys, ['TOKEN']);
+    assert.ok(!JSON.stringify(prompt.asked).includes('secret-token-value'), 'env values are never shown or kept');
+    assert.equal(stateKind(h, 'a'), 'connected');
+    const rec = h.sink.records.filter((r: Any) => r.kind === 'consent') as Any[];
+    assert.deepEqual(rec.map((r) => [r.server, r.decision, r.remembered, r.by.via, r.target]), [
+      ['a', 'allow', true, 'editor', 'in-memory --port 1'],
+      ['b', 'allow', true, 'editor', 'in-memory'],
+    ]);
+    await h.close();
+
+    const again = new ScriptedPrompt(() => 'deny');
+    const h2 = host({ store, prompt: again });
+    await h2.start();
+    assert.deepEqual(again.asked, [], 'allowed before: not asked again');
+    assert.equal(stateKind(h2, 'a'), 'connected');
+  });
+
+  it('"deny" is kept: the server is not started (an error saying why), until a person starts it', async () => {
+    const store = new MemoryConsentStore();
+    const prompt = new ScriptedPrompt((r) => (r.server === 'a' ? 'deny' : 'allow'));
+    const s = servers();
+    const h = host({ store, prompt, s });
+    await h.start();
+    assert.equal(stateKind(h, 'a'), 'error');
+    assert.match(h.snapshot().server('a')!.failure!, /not started: you did not allow this server to start: in-memory --port 1/);
+    assert.equal(h.snapshot().server('a')!.consent, 'refused');
+    assert.equal(s.startCount('a'), 0, 'the server was never started');
+    assert.equal(stateKind(h, 'b'), 'connected');
+    await h.close();
+
+    const later = new ScriptedPrompt(() => 'allow');
+    const h2 = host({ store, prompt: later, s });
+    await h2.start();
+    assert.equal(later.asked.length, 0, 'a kept "deny" is not asked again on its own');
+    assert.match(h2.snapshot().server('a')!.failure!, /Start it to be asked again/);
+    await h2.servers.startServer('a');
+    assert.deepEqual(later.asked.map((r) => r.server), ['a'], 'a person starting it is asked again');
+    assert.equal(stateKind(h2, 'a'), 'connected');
+  });
+
+  it('a changed command line asks again, showing what was allowed before', async () => {
+    const store = new MemoryConsentStore();
+    await host({ store, prompt: new ScriptedPrompt() }).start();
+    const prompt = new ScriptedPrompt();
+    const h = host({ store, prompt, args: ['--port', '2'] });
+    await h.start();
+    assert.deepEqual(prompt.asked.map((r) => r.server), ['a']);
+    assert.equal(commandLine(prompt.asked[0].previous!), 'in-memory --port 1');
+    assert.equal(commandLine(prompt.asked[0].identity), 'in-memory --port 2');
+  });
+
+  it('shows "waiting" while the question is open; one question at a time', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let open = 0;
+    let maxOpen = 0;
+    const prompt = new ScriptedPrompt(async () => {
+      maxOpen = Math.max(maxOpen, ++open);
+      await gate;
+      open--;
+      return 'allow' as const;
+    });
+    const h = host({ store: new MemoryConsentStore(), prompt });
+    const started = h.start();
+    await waitFor('a to wait for consent', () => h.snapshot().server('a')?.consent === 'waiting');
+    assert.equal(h.snapshot().server('b')?.consent, undefined, 'b waits its turn without a question shown');
+    release();
+    await started;
+    assert.equal(maxOpen, 1);
+    assert.equal(h.snapshot().server('a')?.consent, undefined);
+  });
+
+  it('a failure to ask is not consent and is not kept; --yes starts without asking, audited, not kept; untrusted asks nothing', async () => {
+    const store = new MemoryConsentStore();
+    const failing = host({ store, prompt: new ScriptedPrompt(() => Promise.reject(new Error('no terminal to ask on'))) });
+    await failing.start();
+    assert.match(failing.snapshot().server('a')!.failure!, /not started: no terminal to ask on: in-memory --port 1/);
+    assert.equal(store.entries.size, 0);
+    await failing.close();
+
+    const prompt = new ScriptedPrompt();
+    const yes = host({ store, prompt, yes: true });
+    await yes.start();
+    assert.deepEqual(prompt.asked, []);
+    assert.equal(stateKind(yes, 'a'), 'connected');
+    assert.deepEqual((yes.sink.records.filter((r: Any) => r.kind === 'consent') as Any[]).map((r) => [r.decision, r.by.via, r.remembered]), [['allow', 'flag', false], ['allow', 'flag', false]]);
+    assert.equal(store.entries.size, 0);
+    await yes.close();
+
+    const untrusted = host({ store, prompt, trusted: false });
+    await untrusted.start();
+    assert.deepEqual(prompt.asked, []);
+    assert.equal(stateKind(untrusted, 'a'), 'untrusted');
+  });
+});
