@@ -280,6 +280,13 @@ describe('faults: HTTP servers', function () {
     });
 
     it('the error names the URL and the cause, not just "fetch failed"', async () => {
+      // While a restart attempt is connecting the server holds no tools (the call would be "not
+      // available"): call while it waits for the next attempt, which says why it is restarting.
+      for (let i = 0; i < 200; i++) {
+        s.send({ id: `w${i}`, op: 'servers' });
+        if ((await s.answer(`w${i}`)).servers.find((x: Json) => x.name === 'faulty')?.state === 'restarting') break;
+        await new Promise((r) => setTimeout(r, 25));
+      }
       const { answer } = await s.call('c2', 'faulty__echo');
       assert.ok(answer.modelText.includes(h.url.replace('/mcp', '')), answer.modelText);
       assert.match(answer.modelText, /ECONNREFUSED|refused/i);

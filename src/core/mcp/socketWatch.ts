@@ -6,9 +6,10 @@ import type { Disposable } from '../util/event';
  * Notices that an HTTP server may have gone away while nobody calls it: fetch (undici) announces
  * every socket it connects on the `undici:client:connected` diagnostics channel; when a socket to
  * a watched origin closes, its watchers are told. Passive: no request is sent, no socket is opened.
+ * Every socket is followed from its connection, so a watch that starts after it (the socket
+ * `initialize` went over, kept alive for the calls) still hears it close.
  */
 const watchers = new Map<string, Set<() => void>>();
-let subscribed = false;
 
 interface ConnectedMessage {
   readonly connectParams?: { readonly protocol?: string; readonly hostname?: string; readonly host?: string; readonly port?: string | number };
@@ -25,11 +26,12 @@ function onConnected(message: unknown): void {
   const c = m.connectParams;
   if (!c?.protocol || !c.hostname || !m.socket) return;
   const key = originKey(c.protocol, c.hostname, c.port);
-  if (!watchers.has(key)) return;
   m.socket.once('close', () => {
     for (const w of [...(watchers.get(key) ?? [])]) w();
   });
 }
+
+subscribe('undici:client:connected', onConnected);
 
 /** Call `onSocketClosed` whenever a fetch socket to `url`'s origin closes (until disposed). */
 export function watchSockets(url: string, onSocketClosed: () => void): Disposable {
@@ -39,10 +41,6 @@ export function watchSockets(url: string, onSocketClosed: () => void): Disposabl
     key = originKey(u.protocol, u.hostname, u.port);
   } catch {
     return { dispose: () => undefined };
-  }
-  if (!subscribed) {
-    subscribed = true;
-    subscribe('undici:client:connected', onConnected);
   }
   let set = watchers.get(key);
   if (!set) watchers.set(key, (set = new Set()));
