@@ -79,10 +79,13 @@ function serverDetails(s: CheckReport['servers'][number]): string {
   if (s.state === 'needsSignIn') return `not signed in${s.issuer ? ` (sign in with ${s.issuer})` : ''}; run: ${s.login}`;
   if (s.state === 'connected') {
     const info = s.serverInfo ? `${s.serverInfo.name} ${s.serverInfo.version}` : 'unnamed server';
-    return `${info}${s.protocolVersion ? `, protocol ${s.protocolVersion}` : ''}`;
+    return `${info}${s.protocolVersion ? `, protocol ${s.protocolVersion}` : ''}${s.transport ? `, over ${TRANSPORT_NAMES[s.transport] ?? s.transport}` : ''}`;
   }
   return oneLine(s.error ?? s.reason ?? '', 200);
 }
+
+/** How the check table names a transport (`type: "http"` may end up on either of the last two). */
+const TRANSPORT_NAMES: Record<string, string> = { stdio: 'stdio', streamableHttp: 'Streamable HTTP', sse: 'SSE', inMemory: 'in-process' };
 
 function table(header: string[], rows: string[][]): string[] {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));

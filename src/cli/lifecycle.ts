@@ -9,7 +9,9 @@ const SIGNAL_GRACE_MS = 1000;
 /**
  * Owns the process's end: the host of the running command is disposed exactly once (which ends
  * every server's process group) before the process exits, on normal completion and on
- * SIGINT/SIGTERM (exit 130/143). A second signal exits at once.
+ * SIGINT/SIGTERM (exit 130/143). A second signal does not abandon that: the servers are still
+ * stopped (their SIGTERM → SIGKILL sequence takes a few seconds at most; DISPOSE_DEADLINE_MS
+ * bounds it), so no server outlives the CLI.
  */
 export class Lifecycle {
   private host?: McpHost;
@@ -60,7 +62,7 @@ export class Lifecycle {
   installSignalHandlers(): void {
     const handle = (signal: NodeJS.Signals, code: number) => () => {
       if (this.signalled) {
-        this.exit(code);
+        process.stderr.write(`mcp-host: stopping the servers (at most ${DISPOSE_DEADLINE_MS / 1000} s)…\n`);
         return;
       }
       this.signalled = signal;

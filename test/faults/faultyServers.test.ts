@@ -123,7 +123,9 @@ describe('faults: the misbehaving fixtures do what they say', function () {
 
     it('ignoreSigterm + ignoreStdinEof: survives both (only SIGKILL ends it)', async () => {
       const r = raw({ ignoreSigterm: true, ignoreStdinEof: true });
-      await sleep(300);
+      // An answer proves the signal handlers are installed (a fixed sleep is not enough on a loaded machine).
+      r.send({ jsonrpc: '2.0', id: 1, method: 'ping' });
+      await r.answer(1);
       r.child.stdin!.end();
       r.child.kill('SIGTERM');
       await sleep(500);

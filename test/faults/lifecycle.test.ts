@@ -11,7 +11,6 @@ import {
   ensureBuilt,
   FaultyStdio,
   healthyServer,
-  itOpen,
   makeWorkspace,
   removeTempDirs,
   runCli,
@@ -108,7 +107,7 @@ describe('faults: server process life', function () {
       });
     }
 
-    itOpen('a server that dies mid-call leaving a grandchild that ignores SIGTERM: the grandchild is reaped too', async () => {
+    it('a server that dies mid-call leaving a grandchild that ignores SIGTERM: the grandchild is reaped too', async () => {
       const { faulty, ws } = setup({
         atStart: [{ spawnChild: { ignoreSigterm: true } }],
         tools: [{ name: 'die', inputSchema: { type: 'object' } }],
@@ -135,7 +134,7 @@ describe('faults: server process life', function () {
       assertNothingLeft(run.leftBehind);
     });
 
-    itOpen('ignoring SIGTERM and stdin EOF: the server does not outlive the CLI', async () => {
+    it('ignoring SIGTERM and stdin EOF: the server does not outlive the CLI', async () => {
       const { faulty, ws } = setup({ initialize: [{ hang: true }], ignoreSigterm: true, ignoreStdinEof: true }, { connectTimeoutMs: 2000 });
       const { run, faultyView } = await check(ws, faulty);
       reportCase('hang in initialize (ignoring SIGTERM+EOF)', { code: run.code, wallMs: run.wallMs, error: faultyView.error, left: run.leftBehind });
@@ -204,7 +203,7 @@ describe('faults: server process life', function () {
   });
 
   describe('start settings that cannot work', () => {
-    itOpen('a cwd that does not exist is reported as such, not as a missing command', async () => {
+    it('a cwd that does not exist is reported as such, not as a missing command', async () => {
       const dir = tempDir();
       const missing = path.join(dir, 'no', 'such', 'dir');
       const { faulty, ws } = setup({}, { cwd: missing });
@@ -228,10 +227,11 @@ describe('faults: server process life', function () {
       assertNothingLeft(run.leftBehind);
     });
 
-    itOpen('a missing ${secret:} is reported on stderr of call, not only in the check table', async () => {
+    it('a missing ${secret:} is reported on stderr of call, not only in the check table', async () => {
       const { faulty, ws } = setup({}, { env: { TOKEN: '${secret:faults-missing}' } });
-      const run = await runCli(['call', 'healthy__echo', '--args', '{"text":"x"}', '--workspace', ws.dir], { pidSources: [() => faulty.pids()] });
-      assert.equal(run.code, 0, run.stderr);
+      // `call` starts only the server of the tool it calls (oneShotTarget): call one of the faulty server's.
+      const run = await runCli(['call', 'faulty__echo', '--args', '{"text":"x"}', '--workspace', ws.dir], { pidSources: [() => faulty.pids()] });
+      assert.equal(run.code, 1, run.stderr);
       assert.match(run.stderr, /faulty/);
       assert.match(run.stderr, /secret "faults-missing" is not set/);
       assertNothingLeft(run.leftBehind);

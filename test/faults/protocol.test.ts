@@ -8,7 +8,6 @@ import {
   ensureBuilt,
   FaultyStdio,
   healthyServer,
-  itOpen,
   makeWorkspace,
   removeTempDirs,
   runCli,
@@ -188,17 +187,17 @@ describe('faults: what a server says', function () {
       assert.doesNotMatch(reported[0].message, ZOD_DUMP);
     }
 
-    itOpen('an inputSchema without "type": the other tools stay, the bad one is reported (no zod dump)', async () => assertBadDropped('noType', /"bad"/));
-    itOpen('an inputSchema of type "string": the other tools stay, the bad one is reported', async () => assertBadDropped('typeString', /"bad"/));
-    itOpen('an inputSchema that is not an object: the other tools stay, the bad one is reported', async () => assertBadDropped('schemaNotObject', /"bad"/));
-    itOpen('a tool without a name: the other tools stay, the nameless one is reported', async () => assertBadDropped('missingName', /name/));
-    itOpen('a description that is a number: the other tools stay, the bad one is reported (or kept without it)', async () => {
+    it('an inputSchema without "type": the other tools stay, the bad one is reported (no zod dump)', async () => assertBadDropped('noType', /"bad"/));
+    it('an inputSchema of type "string": the other tools stay, the bad one is reported', async () => assertBadDropped('typeString', /"bad"/));
+    it('an inputSchema that is not an object: the other tools stay, the bad one is reported', async () => assertBadDropped('schemaNotObject', /"bad"/));
+    it('a tool without a name: the other tools stay, the nameless one is reported', async () => assertBadDropped('missingName', /name/));
+    it('a description that is a number: the other tools stay, the bad one is reported (or kept without it)', async () => {
       const v = view('descriptionNumber');
       assert.equal(v.state, 'connected', v.error);
       assert.ok(exposed('descriptionNumber').includes('good'));
     });
-    itOpen('an outputSchema that is not a valid schema: the other tools stay, the bad one is reported', async () => assertBadDropped('badOutputSchema', /"bad"/));
-    itOpen('an outputSchema that cannot be compiled: the other tools stay, the bad one is reported', async () =>
+    it('an outputSchema that is not a valid schema: the other tools stay, the bad one is reported', async () => assertBadDropped('badOutputSchema', /"bad"/));
+    it('an outputSchema that cannot be compiled: the other tools stay, the bad one is reported', async () =>
       assertBadDropped('uncompilableOutputSchema', /"bad"/),
     );
 
@@ -209,7 +208,7 @@ describe('faults: what a server says', function () {
       assert.ok(problemsOf('duplicate').some((p: Json) => /more than once/.test(p.message)));
     });
 
-    itOpen('a tool name containing "/": exposed under a valid name or reported, never silently dropped', async () => {
+    it('a tool name containing "/": exposed under a valid name or reported, never silently dropped', async () => {
       assert.equal(view('slash').state, 'connected');
       const shown = exposed('slash').includes('a/b');
       const reported = problemsOf('slash').some((p: Json) => p.message.includes('a/b'));
@@ -287,7 +286,7 @@ describe('faults: what a server says', function () {
       return r.answer;
     };
 
-    itOpen('a content block of an unknown type beside text blocks: the text blocks are kept, the unknown one gets a placeholder', async () => {
+    it('a content block of an unknown type beside text blocks: the text blocks are kept, the unknown one gets a placeholder', async () => {
       const a = await call('u', 'unknownBlock');
       assert.equal(a.outcome, 'ok', a.modelText);
       assert.match(a.modelText, /before/);
@@ -295,20 +294,20 @@ describe('faults: what a server says', function () {
       assert.match(a.modelText, /hologram/);
     });
 
-    itOpen('a text block without "text": the valid block is kept, the broken one reported', async () => {
+    it('a text block without "text": the valid block is kept, the broken one reported', async () => {
       const a = await call('t', 'blockWithoutText');
       assert.equal(a.outcome, 'ok', a.modelText);
       assert.match(a.modelText, /the valid block/);
     });
 
-    itOpen('structuredContent that is an array: the content is kept, the bad structuredContent dropped', async () => {
+    it('structuredContent that is an array: the content is kept, the bad structuredContent dropped', async () => {
       const a = await call('s', 'structuredArray');
       assert.equal(a.outcome, 'ok', a.modelText);
       assert.match(a.modelText, /text beside/);
       assert.equal(a.structuredContent, undefined);
     });
 
-    itOpen('content that is not an array: an error outcome with a readable reason (no zod dump)', async () => {
+    it('content that is not an array: an error outcome with a readable reason (no zod dump)', async () => {
       const a = await call('c', 'contentNotArray');
       assert.equal(a.outcome, 'error');
       assert.doesNotMatch(a.modelText, ZOD_DUMP);
@@ -320,7 +319,7 @@ describe('faults: what a server says', function () {
       assert.match(a.modelText, /output schema/);
     });
 
-    itOpen('a binary-only result: the model text carries no base64 blob from structuredContent', async () => {
+    it('a binary-only result: the model text carries no base64 blob from structuredContent', async () => {
       const a = await call('b', 'binaryOnly');
       assert.equal(a.outcome, 'ok');
       assert.match(a.modelText, /\[image image\/png, 29\.3 KB\]/);
@@ -356,7 +355,7 @@ describe('faults: what a server says', function () {
           strayThenAnswer: [{ stdout: '{"jsonrpc":"2.0","id":987654,"result":{"content":[]}}\n' }, { reply: { text: 'the real answer' } }],
         },
         // Long enough that "at once" (< 15 s) and "after the timeout" cannot be confused, short
-        // enough that the malformed error (lost today) is answered as a timeout within the test.
+        // enough that a malformed error that got lost (a regression) would end as a timeout within the test.
       }, '20000');
     });
     after(() => ctx.s.destroy());
@@ -377,7 +376,7 @@ describe('faults: what a server says', function () {
     }
 
     for (const name of ['e32000', 'e32001']) {
-      itOpen(`code ${errors[name].code} from the server: its own error, not reported as a timeout or a closed connection`, async () => {
+      it(`code ${errors[name].code} from the server: its own error, not reported as a timeout or a closed connection`, async () => {
         const { answer, ms } = await callError(name);
         assert.equal(answer.outcome, 'error', answer.modelText);
         assert.ok(answer.modelText.includes(errors[name].message), answer.modelText);
@@ -386,7 +385,7 @@ describe('faults: what a server says', function () {
       });
     }
 
-    itOpen('an error response whose "error" is not an object: fails at once, not after the timeout', async () => {
+    it('an error response whose "error" is not an object: fails at once, not after the timeout', async () => {
       const { answer, ms } = await callError('malformedError');
       assert.equal(answer.outcome, 'error');
       assertAtOnce(ms, 'malformedError');

@@ -9,7 +9,6 @@ import {
   ensureBuilt,
   FaultyStdio,
   healthyServer,
-  itOpen,
   makeWorkspace,
   removeTempDirs,
   runCli,
@@ -109,7 +108,7 @@ describe('faults: secrets echoed by servers', function () {
     ['a header', 'remote__headerEcho', HEADER_SECRET],
     ['the url', 'remote__urlEcho', URL_SECRET],
   ] as const) {
-    itOpen(`a \${secret:} in ${label} echoed in a result never reaches stdout, stderr or the audit`, async () => {
+    it(`a \${secret:} in ${label} echoed in a result never reaches stdout, stderr or the audit`, async () => {
       const answer = answers[name];
       reportCase(`secret echo: ${label}`, { leaks: leaks(secret), modelText: answer.modelText.replace(secret, '<SECRET>') });
       assert.ok(!answer.modelText.includes(secret), `model text: ${answer.modelText}`);
@@ -133,13 +132,13 @@ describe('faults: secrets echoed by servers', function () {
     assert.equal(record.args.note, 'plain');
   });
 
-  itOpen('an argument redacted by key ("token") and echoed by the server never reappears in the audit\'s result', async () => {
+  it('an argument redacted by key ("token") and echoed by the server never reappears in the audit\'s result', async () => {
     const [record] = assertAudited(ws.audit, 'faulty__argsEcho', 1);
     reportCase('key-redacted argument echoed: audit result', { result: record.result });
     assert.ok(!record.result.includes(KEY_REDACTED), `audit result: ${record.result}`);
   });
 
-  itOpen('an argument redacted by key ("token") and echoed by the server is not handed back in the model text', async () => {
+  it('an argument redacted by key ("token") and echoed by the server is not handed back in the model text', async () => {
     assert.ok(!answers.argsEcho.modelText.includes(KEY_REDACTED), answers.argsEcho.modelText);
   });
 

@@ -8,7 +8,6 @@ import {
   ensureBuilt,
   FaultyStdio,
   healthyServer,
-  itOpen,
   makeWorkspace,
   removeTempDirs,
   runCli,
@@ -95,7 +94,7 @@ describe('faults: signals to the CLI and many calls', function () {
     assertNothingLeft(run.leftBehind);
   });
 
-  itOpen('a second SIGINT while the servers are being stopped still leaves no process behind', async () => {
+  it('a second SIGINT while the servers are being stopped still leaves no process behind', async () => {
     const { faulty, ws } = setup({ ...HANG, ignoreSigterm: true, ignoreStdinEof: true });
     const s = new Session(['--workspace', ws.dir, '--audit', ws.audit, '--timeout', LONG_TIMEOUT], { pidSources: [() => faulty.pids()] });
     sessions.push(s);
@@ -120,14 +119,14 @@ describe('faults: signals to the CLI and many calls', function () {
     });
     after(() => s.destroy());
 
-    itOpen('12 concurrent calls: all answered, no MaxListenersExceededWarning', async () => {
+    it('12 concurrent calls: all answered, no MaxListenersExceededWarning', async () => {
       const ids = Array.from({ length: 12 }, (_, i) => `c${i}`);
       for (const id of ids) s.send({ id, op: 'call', name: i(id) % 2 ? 'healthy__wait' : 'faulty__slowEcho', args: i(id) % 2 ? { ms: 300 } : { n: id } });
       for (const id of ids) assert.equal((await s.answer(id)).outcome, 'ok');
       assert.doesNotMatch(s.stderr, /MaxListenersExceededWarning/);
     });
 
-    itOpen('11 sequential calls: no MaxListenersExceededWarning (no abort listener outlives its call)', async () => {
+    it('11 sequential calls: no MaxListenersExceededWarning (no abort listener outlives its call)', async () => {
       // A session of its own: Node warns once per signal, so the concurrent case must not have warned first.
       const q = new Session(['--workspace', ws.dir, '--timeout', LONG_TIMEOUT]);
       sessions.push(q);

@@ -1,7 +1,6 @@
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
-import Ajv2020 from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { compileSchema } from './jsonSchemaCompilers';
 
 export type ValidationResult = { ok: true } | { ok: false; errors: readonly string[] };
 
@@ -11,8 +10,6 @@ export type ValidationResult = { ok: true } | { ok: false; errors: readonly stri
  * definition hash; a schema that cannot be compiled is not enforced (the server still validates).
  */
 export class ArgumentValidator {
-  private readonly draft7 = withFormats(new Ajv({ allErrors: true, strict: false, validateSchema: false }));
-  private readonly draft2020 = withFormats(new Ajv2020({ allErrors: true, strict: false, validateSchema: false }));
   private readonly cache = new Map<string, ValidateFunction | Error>();
 
   constructor(private readonly onSchemaError?: (tool: string, error: string) => void) {}
@@ -23,25 +20,14 @@ export class ArgumentValidator {
     }
     let fn = this.cache.get(definitionHash);
     if (!fn) {
-      try {
-        const schema = tool.inputSchema as Record<string, unknown>;
-        const ajv = typeof schema.$schema === 'string' && schema.$schema.includes('2020-12') ? this.draft2020 : this.draft7;
-        fn = ajv.compile(schema);
-      } catch (e) {
-        fn = e instanceof Error ? e : new Error(String(e));
-        this.onSchemaError?.(tool.name, fn.message);
-      }
+      fn = compileSchema(tool.inputSchema as Record<string, unknown>);
+      if (fn instanceof Error) this.onSchemaError?.(tool.name, fn.message);
       this.cache.set(definitionHash, fn);
     }
     if (fn instanceof Error) return { ok: true };
     if (fn(args)) return { ok: true };
     return { ok: false, errors: (fn.errors ?? []).map(formatError) };
   }
-}
-
-function withFormats<T extends Ajv>(ajv: T): T {
-  (addFormats as unknown as (a: Ajv) => void)(ajv);
-  return ajv;
 }
 
 function formatError(e: ErrorObject): string {

@@ -1,4 +1,5 @@
 import { describeProgress, throttleProgress, type CallProgress, type ProgressListener } from '../mcp/callProgress';
+import type { CallTimeoutError } from '../mcp/toolCall';
 import type { Logger } from '../util/logger';
 
 /** How often a call's progress is written to the log at most (the last step and task status changes always are). */
@@ -18,9 +19,6 @@ export function callProgressReport(logger: Logger, name: string, redact: (text: 
 }
 
 /** The model's text for a timed-out call: without a result for `timeoutMs`, or past the total cap. */
-export function timeoutText(name: string, error: unknown, timeoutMs: number): string {
-  const data = (error as { data?: { maxTotalTimeout?: unknown } } | undefined)?.data;
-  const cap = typeof data?.maxTotalTimeout === 'number' ? data.maxTotalTimeout : undefined;
-  const what = cap !== undefined ? `ran longer than the maximum of ${cap} ms` : `timed out after ${timeoutMs} ms`;
-  return `Tool "${name}" ${what}; the server was told to cancel it. Try something else or ask the user.`;
+export function timeoutText(name: string, error: CallTimeoutError): string {
+  return `Tool "${name}" ${error.message}; the server was told to cancel it. Try something else or ask the user.`;
 }

@@ -12,8 +12,11 @@ export interface ConvertedResult {
   readonly truncated: boolean;
 }
 
-/** Convert a `tools/call` result into parts for a model, capping the total text at `maxChars`. */
-export function convertResult(result: Pick<CallToolResult, 'content' | 'structuredContent'>, maxChars: number): ConvertedResult {
+/**
+ * Convert a `tools/call` result into parts for a model, capping the total text at `maxChars`.
+ * `dropped`: parts the host could not use (malformed blocks), each said in one line.
+ */
+export function convertResult(result: Pick<CallToolResult, 'content' | 'structuredContent'>, maxChars: number, dropped: readonly string[] = []): ConvertedResult {
   const parts: ModelPart[] = [];
   const content = (result.content ?? []) as ContentBlock[];
   let hasText = false;
@@ -25,8 +28,11 @@ export function convertResult(result: Pick<CallToolResult, 'content' | 'structur
         break;
       case 'image':
       case 'audio': {
+        // The decoded bytes themselves when they have a buffer of their own (large data: no second
+        // copy); a copy when Node put them in its shared pool (small data), which must not travel.
         const data = Buffer.from(block.data, 'base64');
-        parts.push({ type: 'data', kind: block.type, mimeType: block.mimeType, data: new Uint8Array(data) });
+        const bytes = data.byteOffset === 0 && data.buffer.byteLength === data.byteLength ? new Uint8Array(data.buffer) : new Uint8Array(data);
+        parts.push({ type: 'data', kind: block.type, mimeType: block.mimeType, data: bytes });
         break;
       }
       case 'resource': {
@@ -51,8 +57,10 @@ export function convertResult(result: Pick<CallToolResult, 'content' | 'structur
     }
   }
   if (!hasText && result.structuredContent !== undefined) {
-    parts.push({ type: 'text', text: JSON.stringify(result.structuredContent, null, 2) });
+    // Base64 payloads (an image also given as a content block) are no text for a model.
+    parts.push({ type: 'text', text: JSON.stringify(result.structuredContent, elideBlobs, 2) });
   }
+  for (const why of dropped) parts.push({ type: 'text', text: `[MCP Host dropped part of the result: ${why}]` });
   if (parts.length === 0) parts.push({ type: 'text', text: '(the tool returned no content)' });
   return capText(parts, maxChars);
 }
@@ -83,7 +91,8 @@ function capText(parts: ModelPart[], maxChars: number): ConvertedResult {
       continue;
     }
     if (p.text.length > budget) {
-      out.push({ type: 'text', text: p.text.slice(0, budget) });
+      // A copy: a slice would keep the whole (maybe many-MB) text alive as long as the part lives.
+      out.push({ type: 'text', text: copyString(p.text.slice(0, budget)) });
       budget = 0;
       truncated = true;
     } else {
@@ -96,4 +105,17 @@ function capText(parts: ModelPart[], maxChars: number): ConvertedResult {
   }
   const modelText = out.map((p) => (p.type === 'text' ? p.text : placeholder(p))).join('\n');
   return { parts: out, modelText, truncated };
+}
+
+/** A flat copy of a string (V8 keeps a slice as a view of its parent). */
+export function copyString(s: string): string {
+  return s.length > 12 ? Buffer.from(s, 'utf8').toString('utf8') : s;
+}
+
+const BASE64 = /^[A-Za-z0-9+/\r\n]+={0,2}$/;
+
+/** JSON.stringify replacer: a long base64-looking string becomes "[base64 data, 40.0 KB]". */
+function elideBlobs(_key: string, value: unknown): unknown {
+  if (typeof value === 'string' && value.length >= 1024 && BASE64.test(value)) return `[base64 data, ${formatBytes(Math.floor((value.length * 3) / 4))}]`;
+  return value;
 }

@@ -1,10 +1,12 @@
-import { ErrorCode, McpError, type CallToolResult, type ContentBlock } from '@modelcontextprotocol/sdk/types.js';
+import type { ContentBlock } from '@modelcontextprotocol/sdk/types.js';
 import type { AuditLog } from '../audit/auditLog';
 import type { CallOutcome, ConfirmedBy } from '../audit/auditRecord';
 import { redactArguments, summarize } from '../audit/redactArguments';
+import type { SecretRedactor } from '../audit/secretRedactor';
 import { ConnectionState } from '../mcp/connectionState';
 import { ServerUnavailableError } from '../mcp/serverConnection';
 import type { ServerFleet } from '../mcp/serverFleet';
+import { CallTimeoutError, ConnectionLostError } from '../mcp/toolCall';
 import type { Quarantine } from '../pinning/pinningPolicy';
 import type { ActivePolicies } from '../policy/activePolicies';
 import type { RuleHit } from '../policy/argumentRules';
@@ -17,6 +19,8 @@ import { callProgressReport, timeoutText } from './callProgressReport';
 import { parseCallArguments } from './callArguments';
 import { ConfirmationQueue } from './confirmationQueue';
 import type { Confirmer } from './confirmer';
+import { OutputSchemaValidator } from './outputSchemaValidator';
+import { readCallResult } from './readCallResult';
 import { convertResult, type ModelPart } from './resultConversion';
 
 export interface ToolCallRequest {
@@ -60,15 +64,22 @@ export interface ToolRouterOptions {
   readonly pins?: { quarantine(server: string, tool: string): Quarantine | undefined };
 }
 
+/** Base64 payloads of content blocks: no secret is looked for in them. */
+const PAYLOAD_KEYS: ReadonlySet<string> = new Set(['data', 'blob']);
+
 /**
- * The one path of every tool call: look up → role check → quarantine → validate → confirm → `tools/call` with
- * a timeout → convert → audit. Every outcome is a result for the model; nothing throws out.
+ * The one path of every tool call: look up → role check → quarantine → validate → confirm →
+ * `tools/call` with a timeout → read part by part → check structured output → convert → redact →
+ * audit. Every outcome is a result for the model; nothing throws out.
  */
 export class ToolRouter {
   private readonly validator: ArgumentValidator;
+  private readonly outputs = new OutputSchemaValidator();
   private readonly confirmations: ConfirmationQueue;
+  private readonly redactor: SecretRedactor;
 
   constructor(private readonly options: ToolRouterOptions) {
+    this.redactor = options.servers.redactor;
     this.validator = new ArgumentValidator((tool, error) =>
       options.logger.warn(`input schema of tool "${tool}" cannot be compiled, arguments are not checked: ${error}`),
     );
@@ -105,6 +116,8 @@ export class ToolRouter {
     const parsed = parseCallArguments(request.args);
     if (!parsed.ok) return this.finish(base, entry, request.args, { outcome: 'invalidArgs', text: invalidArgsText(entry, [parsed.error]) });
     const args = parsed.args;
+    // A server that echoes a `token` argument must not hand it back: from now on it is masked.
+    this.redactor.noteArguments(args);
     const check = this.validator.validate(entry.tool, entry.definitionHash, args);
     if (!check.ok) return this.finish(base, entry, args, { outcome: 'invalidArgs', text: invalidArgsText(entry, check.errors) });
 
@@ -144,17 +157,17 @@ export class ToolRouter {
     }
 
     const timeoutMs = policy.timeoutFor(server);
-    let result: CallToolResult;
+    let raw: Record<string, unknown>;
     try {
-      const onProgress = callProgressReport(this.options.logger, entry.name, (t) => connection.redact(t), request.onProgress);
-      result = await connection.callTool(tool, args, { timeoutMs, signal: request.signal, onProgress, ...policy.progressFor(server) });
+      const onProgress = callProgressReport(this.options.logger, entry.name, (t) => this.redactor.text(t), request.onProgress);
+      raw = await connection.callTool(tool, args, { timeoutMs, signal: request.signal, onProgress, ...policy.progressFor(server) });
     } catch (e) {
       if (request.signal?.aborted) return this.finish(base, entry, args, { outcome: 'cancelled', text: cancelledText(entry), confirmedBy });
-      if (e instanceof McpError && e.code === ErrorCode.RequestTimeout) {
-        return this.finish(base, entry, args, { outcome: 'timeout', text: timeoutText(entry.name, e, timeoutMs), confirmedBy });
+      if (e instanceof CallTimeoutError) {
+        return this.finish(base, entry, args, { outcome: 'timeout', text: timeoutText(entry.name, e), confirmedBy });
       }
-      let reason = connection.redact(errorText(e));
-      if (e instanceof McpError && e.code === ErrorCode.ConnectionClosed) {
+      let reason = errorText(e);
+      if (e instanceof ConnectionLostError) {
         const restart = ConnectionState.restartReason(connection.state); // re-read: the close changed it
         reason = `server "${server}" closed the connection during the call` + (restart ? ` (${restart}); it is being restarted` : '');
       } else if (e instanceof ServerUnavailableError) {
@@ -163,14 +176,22 @@ export class ToolRouter {
       return this.finish(base, entry, args, { outcome: 'error', text: `Tool "${entry.name}" failed: ${reason}`, confirmedBy });
     }
 
-    const converted = convertResult(result, policy.maxResultChars);
+    const read = readCallResult(raw);
+    if (!read.ok) return this.finish(base, entry, args, { outcome: 'error', text: `Tool "${entry.name}" failed: ${read.error}`, confirmedBy });
+    const result = read.result;
+    for (const why of result.dropped) this.options.logger.warn(`call ${entry.name}: dropped part of the result: ${why}`);
+    const content = this.redactor.deep(result.content, PAYLOAD_KEYS);
+    const structuredContent = this.redactor.deep(result.structuredContent);
+    const output = this.outputs.check(entry.tool, entry.definitionHash, structuredContent, result.isError);
+    if (!output.ok) {
+      return this.finish(base, entry, args, { outcome: 'error', text: `Tool "${entry.name}" failed: ${output.error}`, confirmedBy, content, structuredContent });
+    }
     return this.finish(base, entry, args, {
       outcome: result.isError ? 'isError' : 'ok',
       confirmedBy,
-      converted,
-      content: (result.content ?? []) as ContentBlock[],
-      structuredContent: result.structuredContent as Record<string, unknown> | undefined,
-      redact: (t) => connection.redact(t),
+      converted: convertResult({ content, structuredContent }, policy.maxResultChars, result.dropped),
+      content,
+      structuredContent,
     });
   }
 
@@ -185,12 +206,18 @@ export class ToolRouter {
       converted?: ReturnType<typeof convertResult>;
       content?: ContentBlock[];
       structuredContent?: Record<string, unknown>;
-      redact?: (t: string) => string;
     },
   ): Promise<ToolCallResult> {
     const durationMs = Math.round((performance.now() - base.started) * 10) / 10;
-    const parts: readonly ModelPart[] = r.converted ? r.converted.parts : [{ type: 'text', text: r.text ?? '' }];
-    const modelText = r.converted ? r.converted.modelText : (r.text ?? '');
+    // The one redaction point of what a call gives back: every text a model or a person sees.
+    const redactor = this.redactor;
+    const converted = r.converted?.parts;
+    const parts: readonly ModelPart[] = !converted
+      ? [{ type: 'text', text: redactor.text(r.text ?? '') }]
+      : redactor.active
+        ? converted.map((p) => (p.type === 'text' ? { ...p, text: redactor.text(p.text) } : p))
+        : converted;
+    const modelText = redactor.text(r.converted ? r.converted.modelText : (r.text ?? ''));
     const result: ToolCallResult = {
       name: base.name,
       server: entry?.server,
@@ -205,7 +232,6 @@ export class ToolRouter {
       modelText,
       ...(base.rule ? { rule: base.rule } : {}),
     };
-    const redact = r.redact ?? ((t: string) => t);
     // The record is written before the result is returned.
     await this.options.audit.record({
       kind: 'call',
@@ -214,12 +240,12 @@ export class ToolRouter {
       server: entry?.server ?? null,
       tool: entry?.tool.name ?? null,
       name: base.name,
-      args: redactArguments(args ?? {}),
+      args: redactor.deep(redactArguments(args ?? {})),
       outcome: r.outcome,
       isError: r.outcome !== 'ok',
       durationMs,
       confirmedBy: result.confirmedBy,
-      result: summarize(redact(modelText)),
+      result: summarize(modelText),
       definitionHash: entry?.definitionHash ?? null,
       ...(base.rule ? { rule: base.rule } : {}),
     });

@@ -16,6 +16,8 @@ export interface FleetDeps {
   readonly trusted: () => boolean;
   /** Consent and pinning's say before a server starts. */
   readonly admit: ServerFleetOptions['admit'];
+  /** `mcpHost.maxMessageBytes` as of now. */
+  readonly maxMessageBytes?: () => number;
 }
 
 /** The fleet and what reaches servers with it: OAuth for remote ones, the answers to servers' requests, sign-in. */
@@ -43,6 +45,7 @@ export function createFleet(o: McpHostOptions, d: FleetDeps): HostFleet {
     trusted: d.trusted,
     wanted: (s) => d.policies.current.usesServer(s.name),
     admit: d.admit,
+    maxMessageBytes: d.maxMessageBytes,
   });
   const auth = store.add(createHostSignIn(o, { remote, servers: fleet, logger: d.logger, audit: d.audit }));
   return { fleet, auth, store };

@@ -45,6 +45,7 @@ export class HostSnapshot {
   readonly roles: readonly RoleSettings[];
   private _exposed?: readonly ExposedTool[];
   private _servers?: readonly ServerView[];
+  private _problems?: readonly NamingProblem[];
   private _byServer?: Map<string, Map<string, RegistryEntry>>;
 
   constructor(private readonly src: SnapshotSources) {
@@ -120,6 +121,12 @@ export class HostSnapshot {
       seen.add(t.name);
       out.push(this.view(server, t));
     }
+    // Tools the server lists that are not loaded because their definition is malformed.
+    for (const problem of this.problems) {
+      if (problem.server !== server || problem.reason !== 'invalid' || seen.has(problem.tool) || !ConnectionState.hasTools(c.state)) continue;
+      seen.add(problem.tool);
+      out.push({ server, tool: { name: problem.tool, inputSchema: { type: 'object' } }, visible: false, rule: 'ask', problem });
+    }
     return out;
   }
 
@@ -173,9 +180,16 @@ export class HostSnapshot {
     return this.src.policies.allowsPrompt(server, prompt);
   }
 
-  /** Why tools are not loaded under names of their own. */
+  /** Why tools are not loaded under names of their own (or loaded without a malformed part). */
   get problems(): readonly NamingProblem[] {
-    return this.src.problems;
+    return (this._problems ??= [
+      ...this.src.problems,
+      ...this.src.connections.flatMap((c) =>
+        ConnectionState.hasTools(c.state)
+          ? (c.toolProblems ?? []).map((p): NamingProblem => ({ severity: p.loaded ? 'warning' : 'error', server: c.name, tool: p.tool, reason: 'invalid', message: p.message }))
+          : [],
+      ),
+    ]);
   }
 
   private facts(server: string): ConnectionFacts | undefined {

@@ -1,7 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ConsentState } from '../consent/serverConsent';
 import type { ConnectionState, ServerInfo } from '../mcp/connectionState';
-import type { ServerConnection } from '../mcp/serverConnection';
+import type { ServerConnection, ToolDefinitionProblem } from '../mcp/serverConnection';
 import type { TransportKind } from '../mcp/serverTransport';
 import type { Quarantine } from '../pinning/pinningPolicy';
 import type { ConfirmationRule } from '../policy/confirmationPolicy';
@@ -85,6 +85,8 @@ export interface ConnectionFacts {
   readonly transportKind?: TransportKind;
   readonly sessionId?: string;
   readonly history: readonly ToolsChangedEvent[];
+  /** Tools of the last discovery that were dropped or loaded without a malformed part. */
+  readonly toolProblems?: readonly ToolDefinitionProblem[];
   /** Resources, templates and prompts. */
   readonly catalog?: CatalogFacts;
 }
@@ -99,6 +101,7 @@ export function connectionFacts(c: ServerConnection, history: readonly ToolsChan
     transportKind: c.transportKind,
     sessionId: c.sessionId,
     history: [...history],
+    toolProblems: c.toolProblems,
     catalog: catalogFacts(c),
   };
 }

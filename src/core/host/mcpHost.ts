@@ -62,7 +62,8 @@ export class McpHost {
     const trust = (this.trust = new HostTrust(options, this.audit, logger, () => this.fleet, () => this._settings));
     this.definitions = trust.definitions;
     this.registry = new ToolRegistry(options.settings.toolNames, options.settings.servers.map((s) => s.name));
-    const servers = createFleet(options, { policies: this.policies, audit: this.audit, logger, trusted: () => this.trusted, admit: (...a) => trust.admit(...a) });
+    const maxMessageBytes = () => this._settings.maxMessageBytes;
+    const servers = createFleet(options, { policies: this.policies, audit: this.audit, logger, trusted: () => this.trusted, admit: (...a) => trust.admit(...a), maxMessageBytes });
     this.store.add(servers.store);
     [this.fleet, this.auth] = [servers.fleet, servers.auth];
     this.router = new ToolRouter({ registry: this.registry, servers: this.fleet, policies: this.policies, confirmer: options.confirmer, audit: this.audit, logger, pins: trust.pins });

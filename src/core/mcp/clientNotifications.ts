@@ -1,5 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { LoggingMessageNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { errorText } from '../util/errorText';
 import { mcpLevelToLogLevel, type Logger } from '../util/logger';
 import type { ServerInfo } from './connectionState';
 
@@ -9,14 +10,18 @@ export interface NotificationHooks {
   /** Masks the server's secret values. */
   readonly redact: (text: string) => string;
   readonly onListChanged: () => void;
+  /** The connection ended (the client's transport closed). */
+  readonly onClose: () => void;
 }
 
 /**
- * Route a connected client's notifications: `notifications/message` to the log (redacted),
- * `notifications/tools/list_changed` to a refresh (only for servers that declare tools).
- * Returns what initialize told us.
+ * Route a connected client's events: its close, transport errors (to the debug log, redacted),
+ * `notifications/message` to the log (redacted), `notifications/tools/list_changed` to a refresh
+ * (only for servers that declare tools). Returns what initialize told us.
  */
 export function wireNotifications(client: Client, protocolVersion: string | undefined, h: NotificationHooks): ServerInfo {
+  client.onclose = h.onClose;
+  client.onerror = (err) => h.logger.debug(`[${h.name}] transport: ${h.redact(errorText(err))}`);
   client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
     const p = n.params;
     const data = typeof p.data === 'string' ? p.data : JSON.stringify(p.data);

@@ -1,4 +1,5 @@
 import type { Implementation, ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { Event } from '../util/event';
 
 /** What initialize told us about a server. */
 export interface ServerInfo {
@@ -123,5 +124,17 @@ export namespace ConnectionState {
       case 'stopped':
         return 'stopped';
     }
+  }
+}
+
+/** Resolves once `state()` is no longer settling, re-checked at every change. */
+export async function whenStateSettles(state: () => ConnectionState, onDidChange: Event<ConnectionState>): Promise<void> {
+  while (ConnectionState.isSettling(state())) {
+    await new Promise<void>((resolve) => {
+      const d = onDidChange(() => {
+        d.dispose();
+        resolve();
+      });
+    });
   }
 }

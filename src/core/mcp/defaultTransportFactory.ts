@@ -2,7 +2,8 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { RemoteAuthPort, TransportAuth } from '../auth/remoteAuth';
-import type { RemoteServerSettings, ServerSettings } from '../settings/hostSettings';
+import { DEFAULTS, type RemoteServerSettings, type ServerSettings } from '../settings/hostSettings';
+import { HttpGuard, namingFetch } from './guardedHttpTransport';
 import { ProcessStdioTransport } from './processStdioTransport';
 import type { ServerTransport, TransportFactory, TransportHooks } from './serverTransport';
 
@@ -18,14 +19,30 @@ export function createDefaultTransportFactory(auth?: RemoteAuthPort): TransportF
       switch (server.type) {
         case 'stdio':
           return stdioTransport(
-            new ProcessStdioTransport({ command: server.command, args: server.args, env: server.env, cwd: server.cwd, onStderrLine: hooks.onStderrLine }),
+            new ProcessStdioTransport({
+              command: server.command,
+              args: server.args,
+              env: server.env,
+              cwd: server.cwd,
+              onStderrLine: hooks.onStderrLine,
+              name: hooks.name,
+              maxMessageBytes: hooks.maxMessageBytes,
+            }),
           );
         case 'sse':
           return { kind: 'sse', transport: sseTransport(server, auth?.forServer(server)) };
         case 'http': {
           const a = auth?.forServer(server);
-          const transport = new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { ...server.headers } }, ...providerOf(a) });
-          return { kind: 'streamableHttp', transport: a ? a.wrap(transport) : transport };
+          // The guard fails a request whose response stream ends unanswered or is over the bound;
+          // it fetches through the auth's fetch (which records 401/403 challenges).
+          const guard = new HttpGuard({ url: server.url, name: hooks.name ?? server.name, maxMessageBytes: hooks.maxMessageBytes ?? DEFAULTS.maxMessageBytes, fetch: a?.fetch });
+          const transport = new StreamableHTTPClientTransport(new URL(server.url), {
+            requestInit: { headers: { ...server.headers } },
+            ...(a ? { authProvider: a.authProvider } : {}),
+            fetch: guard.fetch,
+          });
+          const guarded = guard.wrap(transport);
+          return { kind: 'streamableHttp', transport: a ? a.wrap(guarded) : guarded };
         }
       }
     },
@@ -42,10 +59,6 @@ export function createDefaultTransportFactory(auth?: RemoteAuthPort): TransportF
 /** Processes and HTTP without OAuth. */
 export const defaultTransportFactory: TransportFactory = createDefaultTransportFactory();
 
-function providerOf(a: TransportAuth | undefined): { authProvider?: TransportAuth['authProvider']; fetch?: TransportAuth['fetch'] } {
-  return a ? { authProvider: a.authProvider, fetch: a.fetch } : {};
-}
-
 function stdioTransport(t: ProcessStdioTransport): ServerTransport {
   return {
     kind: 'stdio',
@@ -58,6 +71,10 @@ function stdioTransport(t: ProcessStdioTransport): ServerTransport {
 }
 
 function sseTransport(server: RemoteServerSettings, a: TransportAuth | undefined): Transport {
-  const transport = new SSEClientTransport(new URL(server.url), { requestInit: { headers: { ...server.headers } }, ...providerOf(a) });
+  const transport = new SSEClientTransport(new URL(server.url), {
+    requestInit: { headers: { ...server.headers } },
+    ...(a ? { authProvider: a.authProvider } : {}),
+    fetch: namingFetch(server.url, a?.fetch),
+  });
   return a ? a.wrap(transport) : transport;
 }

@@ -1,31 +1,72 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { SecretRedactor } from '../audit/secretRedactor';
+import { checkToolDefinitions, type ToolDefinitionProblem } from './checkToolDefinitions';
+import { AnyObjectSchema } from './anyObjectSchema';
 
 /** Guards against a server whose cursors never end. */
 export const MAX_TOOL_PAGES = 1000;
 
+export interface ListedTools {
+  readonly tools: Tool[];
+  /** Tools (or parts of them) that were dropped, with the reason. */
+  readonly problems: ToolDefinitionProblem[];
+}
+
+export interface ListOptions {
+  readonly timeoutMs: number;
+  readonly signal?: AbortSignal;
+  /** Stop after the page that lists a tool of this name (a one-shot call). */
+  readonly stopAfter?: string;
+}
+
 /**
- * `tools/list` following every `nextCursor` (the SDK's listTools reads one page only).
- * A repeated cursor or more than MAX_TOOL_PAGES pages is a server bug and fails loudly.
- * `stopAfter`: stop after the page that lists a tool of this name.
+ * `tools/list` following every `nextCursor` (the SDK's listTools reads one page only), each tool
+ * checked on its own (checkToolDefinitions): one malformed tool never costs the others. A page
+ * without a `tools` array, a repeated cursor or more than MAX_TOOL_PAGES pages is a server bug
+ * and fails loudly.
  */
-export async function listAllTools(client: Client, options: { timeoutMs: number; signal?: AbortSignal; stopAfter?: string }): Promise<Tool[]> {
+export async function listAllTools(client: Client, options: ListOptions): Promise<ListedTools> {
   const tools: Tool[] = [];
+  const problems: ToolDefinitionProblem[] = [];
   const seen = new Set<string>();
   let cursor: string | undefined;
+  let listed = 0;
   for (let page = 0; page < MAX_TOOL_PAGES; page++) {
-    const result = await client.listTools(cursor === undefined ? undefined : { cursor }, {
+    const result = await client.request({ method: 'tools/list', params: cursor === undefined ? undefined : { cursor } }, AnyObjectSchema, {
       timeout: options.timeoutMs,
       signal: options.signal,
     });
-    tools.push(...result.tools);
+    if (!Array.isArray(result.tools)) throw new Error(`tools/list answered without a "tools" array (page ${page + 1})`);
+    const checked = checkToolDefinitions(result.tools, listed);
+    listed += result.tools.length;
+    for (const t of checked.tools) tools.push(t);
+    for (const p of checked.problems) problems.push(p);
     // A one-shot call needs one tool: the pages after the one that lists it cannot change its name.
-    if (options.stopAfter !== undefined && result.tools.some((t) => t.name === options.stopAfter)) return tools;
+    if (options.stopAfter !== undefined && checked.tools.some((t) => t.name === options.stopAfter)) return { tools, problems };
     const next = result.nextCursor;
-    if (next === undefined || next === null || next === '') return tools;
+    if (next === undefined || next === null || next === '') return { tools, problems };
+    if (typeof next !== 'string') throw new Error(`tools/list answered with a nextCursor that is not a string (page ${page + 1})`);
     if (seen.has(next)) throw new Error(`tools/list returned the cursor "${next}" twice`);
     seen.add(next);
     cursor = next;
   }
   throw new Error(`tools/list did not finish after ${MAX_TOOL_PAGES} pages`);
+}
+
+/**
+ * A server's tools as the host keeps them: every page, each tool checked; nothing for a server
+ * without the tools capability (it is never sent tools/list). A secret a server echoes in a
+ * definition is masked, so it never reaches a model or a view.
+ */
+export async function discoverTools(client: Client, options: ListOptions, redactor: SecretRedactor): Promise<ListedTools> {
+  if (!client.getServerCapabilities()?.tools) return { tools: [], problems: [] };
+  const listed = await listAllTools(client, options);
+  return { tools: redactor.deep(listed.tools), problems: listed.problems.map((p) => ({ ...p, message: redactor.text(p.message) })) };
+}
+
+/** The problems of `now` that `before` did not have: each is logged once, not again at every refresh. */
+export function newProblems(before: readonly ToolDefinitionProblem[], now: readonly ToolDefinitionProblem[]): ToolDefinitionProblem[] {
+  const known = new Set(before.map((p) => p.message));
+  return now.filter((p) => !known.has(p.message));
 }

@@ -62,8 +62,10 @@ async function initialize(server: ServerSettings, st: ServerTransport, o: OpenCl
   try {
     await client.connect(transport, { timeout: o.timeoutMs });
   } catch (e) {
-    await client.close().catch(() => undefined);
-    await transport.close().catch(() => undefined);
+    // Closing may take seconds (a server that ignores stdin EOF and SIGTERM): the caller awaits the
+    // same close (a transport's close is one sequence) after reporting the failure it got.
+    void client.close().catch(() => undefined);
+    void transport.close().catch(() => undefined);
     throw e;
   }
   return { client, transport: st, protocolVersion };

@@ -1,8 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { statSync } from 'node:fs';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { DEFAULTS } from '../settings/hostSettings';
+import { messageTooLargeText } from './hostErrorResponse';
+import { StdioMessageReader } from './stdioMessageReader';
 
 export interface ProcessStdioOptions {
   readonly command: string;
@@ -14,12 +18,21 @@ export interface ProcessStdioOptions {
   readonly onStderrLine?: (line: string) => void;
   /** How long to wait after closing stdin before signalling the process group. */
   readonly gracePeriodMs?: number;
+  /** Largest message the server may send (default mcpHost.maxMessageBytes' default). */
+  readonly maxMessageBytes?: number;
+  /** The server's name, for error texts. */
+  readonly name?: string;
 }
+
+/** How long the rest of a process group gets between SIGTERM and SIGKILL. */
+const TERM_GRACE_MS = 1500;
+const KILL_WAIT_MS = 1000;
 
 /**
  * A stdio transport that starts the server in its own process group and, on close, ends the whole
  * group: servers started through wrappers (`npx`, `sh -c`, `uvx`) leave no grandchildren behind.
- * The SDK's StdioClientTransport signals only its direct child.
+ * The SDK's StdioClientTransport signals only its direct child. Messages are read by
+ * StdioMessageReader: linear in their size, bounded by `maxMessageBytes` per message.
  */
 export class ProcessStdioTransport implements Transport {
   onclose?: () => void;
@@ -27,13 +40,27 @@ export class ProcessStdioTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
 
   private child?: ChildProcess;
-  private readonly readBuffer = new ReadBuffer();
+  private readonly reader: StdioMessageReader;
   private stderrRest = '';
-  private closing = false;
+  private closing?: Promise<void>;
   private closedNotified = false;
   private exitInfo?: { code: number | null; signal: NodeJS.Signals | null };
 
-  constructor(private readonly options: ProcessStdioOptions) {}
+  constructor(private readonly options: ProcessStdioOptions) {
+    this.reader = new StdioMessageReader({
+      maxMessageBytes: options.maxMessageBytes ?? DEFAULTS.maxMessageBytes,
+      onMessage: (m) => {
+        // A handler that throws must not escape the 'data' listener: that would end the process.
+        try {
+          this.onmessage?.(m);
+        } catch (e) {
+          this.onerror?.(e instanceof Error ? e : new Error(String(e)));
+        }
+      },
+      onError: (e) => this.onerror?.(e),
+      tooLarge: (bytes, limit) => messageTooLargeText(options.name ?? options.command, bytes, limit),
+    });
+  }
 
   get pid(): number | undefined {
     return this.child?.pid;
@@ -48,6 +75,11 @@ export class ProcessStdioTransport implements Transport {
 
   start(): Promise<void> {
     if (this.child) throw new Error('ProcessStdioTransport already started');
+    const cwd = this.options.cwd;
+    if (cwd !== undefined && !isDirectory(cwd)) {
+      // spawn would say "spawn <command> ENOENT", blaming the command.
+      return Promise.reject(new Error(`the working directory "${cwd}" does not exist or is not a directory (cwd); the server was not started`));
+    }
     return new Promise((resolve, reject) => {
       const child = spawn(this.options.command, [...this.options.args], {
         env: { ...getDefaultEnvironment(), ...this.options.env },
@@ -81,10 +113,7 @@ export class ProcessStdioTransport implements Transport {
         this.notifyClosed();
       });
 
-      child.stdout!.on('data', (chunk: Buffer) => {
-        this.readBuffer.append(chunk);
-        this.drain();
-      });
+      child.stdout!.on('data', (chunk: Buffer) => this.reader.push(chunk));
       child.stdout!.on('error', (e) => this.onerror?.(e));
       child.stdin!.on('error', (e) => {
         // EPIPE after the server died: reported through close, not as a protocol error.
@@ -93,20 +122,6 @@ export class ProcessStdioTransport implements Transport {
       child.stderr!.setEncoding('utf8');
       child.stderr!.on('data', (text: string) => this.onStderr(text));
     });
-  }
-
-  private drain(): void {
-    for (;;) {
-      let message: JSONRPCMessage | null;
-      try {
-        message = this.readBuffer.readMessage();
-      } catch (e) {
-        this.onerror?.(new Error(`server wrote a line to stdout that is not JSON-RPC: ${(e as Error).message}`));
-        continue;
-      }
-      if (message === null) return;
-      this.onmessage?.(message);
-    }
   }
 
   private onStderr(text: string): void {
@@ -133,30 +148,61 @@ export class ProcessStdioTransport implements Transport {
     });
   }
 
-  async close(): Promise<void> {
-    if (this.closing) return;
-    this.closing = true;
+  /** Ends the server's whole process group; every caller gets the same promise (the sequence runs once). */
+  close(): Promise<void> {
+    return (this.closing ??= this.shutdown());
+  }
+
+  /**
+   * stdin EOF, then SIGTERM, then SIGKILL to the group, each after a wait. Once the server itself
+   * has exited, the rest of its group (SIGTERMed at that exit) gets TERM_GRACE_MS, then SIGKILL.
+   */
+  private async shutdown(): Promise<void> {
     const child = this.child;
-    if (child && !this.exitInfo && child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise<void>((r) => child.once('exit', () => r()));
-      const wait = (ms: number) => Promise.race([exited, new Promise<void>((r) => setTimeout(r, ms).unref())]);
-      try {
-        child.stdin?.end();
-      } catch {
-        // already gone
+    if (child) {
+      const exited = new Promise<void>((r) => (this.exitInfo ? r() : child.once('exit', () => r())));
+      const wait = (ms: number) =>
+        new Promise<void>((r) => {
+          const t = setTimeout(r, ms);
+          void exited.then(() => {
+            clearTimeout(t);
+            r();
+          });
+        });
+      if (!this.exitInfo && child.exitCode === null && child.signalCode === null) {
+        try {
+          child.stdin?.end();
+        } catch {
+          // already gone
+        }
+        await wait(this.options.gracePeriodMs ?? 1000);
+        if (!this.exitInfo) {
+          this.killGroup('SIGTERM');
+          await wait(TERM_GRACE_MS);
+        }
+        if (!this.exitInfo) {
+          this.killGroup('SIGKILL');
+          await wait(KILL_WAIT_MS);
+        }
       }
-      await wait(this.options.gracePeriodMs ?? 1000);
-      if (!this.exitInfo) {
-        this.killGroup('SIGTERM');
-        await wait(1500);
-      }
-      if (!this.exitInfo) {
-        this.killGroup('SIGKILL');
-        await wait(1000);
-      }
+      const end = Date.now() + TERM_GRACE_MS;
+      while (this.groupAlive() && Date.now() < end) await sleep(50);
+      this.killGroup('SIGKILL');
     }
-    this.killGroup('SIGKILL');
+    this.reader.clear();
     this.notifyClosed();
+  }
+
+  /** Whether any process of the server's group still exists (a zombie counts until it is reaped). */
+  private groupAlive(): boolean {
+    const pid = this.child?.pid;
+    if (!pid || process.platform === 'win32') return false;
+    try {
+      process.kill(-pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   private killGroup(signal: NodeJS.Signals): void {
@@ -174,5 +220,17 @@ export class ProcessStdioTransport implements Transport {
     if (this.closedNotified) return;
     this.closedNotified = true;
     this.onclose?.();
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise<void>((r) => setTimeout(r, ms));
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
   }
 }

@@ -1,7 +1,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { CallToolResultSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { DEFAULTS } from '../settings/hostSettings';
+import { AnyObjectSchema } from './anyObjectSchema';
 import { CallDeadline } from './callDeadline';
 import type { ProgressListener } from './callProgress';
 import { callToolAsTask, runsAsTask } from './taskToolCall';
@@ -36,7 +37,8 @@ export function progressRequestOptions(o: ProgressCallOptions): Pick<RequestOpti
  * One `tools/call` on a connected client. Every call carries a `progressToken`, so servers report
  * progress (server-everything's long-running tool sends none without one). A tool that requires
  * task execution runs as a task (taskToolCall.ts); any other is a plain request whose timeout
- * progress may extend, up to the total.
+ * progress may extend, up to the total, and whose result is any JSON object (the router reads it
+ * part by part: the SDK's strict schema would reject a whole result for one unknown content block).
  */
 export async function callToolWithProgress(
   client: Client,
@@ -44,7 +46,7 @@ export async function callToolWithProgress(
   name: string,
   args: Record<string, unknown>,
   o: ProgressCallOptions,
-): Promise<CallToolResult> {
+): Promise<Record<string, unknown>> {
   const resetTimeoutOnProgress = o.resetTimeoutOnProgress ?? DEFAULTS.resetTimeoutOnProgress;
   const maxTotalTimeoutMs = o.maxTotalTimeoutMs ?? DEFAULTS.maxTotalTimeoutMs;
   if (runsAsTask(tool, client.getServerCapabilities())) {
@@ -53,8 +55,8 @@ export async function callToolWithProgress(
   // The SDK enforces timeoutMs and its reset on progress; the deadline adds the total cap and a per-call signal.
   const deadline = new CallDeadline({ timeoutMs: o.timeoutMs, resetTimeoutOnProgress, maxTotalTimeoutMs, signal: o.signal, idleTimeout: false });
   try {
-    const result = await client.callTool({ name, arguments: args }, CallToolResultSchema, { ...progressRequestOptions(o), timeout: o.timeoutMs, signal: deadline.signal });
-    return result as CallToolResult;
+    const request = { method: 'tools/call', params: { name, arguments: args } } as const;
+    return await client.request(request, AnyObjectSchema, { ...progressRequestOptions(o), timeout: o.timeoutMs, signal: deadline.signal });
   } finally {
     deadline.dispose();
   }

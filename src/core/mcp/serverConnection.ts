@@ -1,23 +1,25 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { SecretRedactor } from '../audit/secretRedactor';
 import { SignInRequiredError } from '../auth/signInRequiredError';
-import type { ServerSettings } from '../settings/hostSettings';
-import { redactSecrets } from '../settings/redactSecrets';
+import { DEFAULTS, type ServerSettings } from '../settings/hostSettings';
 import { errorText } from '../util/errorText';
 import { Emitter } from '../util/event';
+import type { ToolDefinitionProblem } from './checkToolDefinitions';
 import { wireNotifications } from './clientNotifications';
 import { CoalescedRefresh } from './coalescedRefresh';
-import { ConnectionState, type ServerInfo } from './connectionState';
-import { listAllTools } from './listAllTools';
+import { ConnectionState, whenStateSettles, type ServerInfo } from './connectionState';
+import { discoverTools, newProblems } from './listAllTools';
+import { LiveConnection } from './liveConnection';
 import { openClient } from './openClient';
 import { RestartSchedule } from './restartBackoff';
 import { ServerCatalogs } from './serverCatalogs';
 import type { ServerConnectionOptions } from './serverConnectionOptions';
 import type { ServerTransport, TransportKind } from './serverTransport';
 import { StderrTail, describeClose, describeStartFailure } from './startFailure';
-import { callToolWithProgress, type ProgressCallOptions } from './progressToolCall';
+import type { ProgressCallOptions } from './progressToolCall';
 
 export type { ServerConnectionOptions } from './serverConnectionOptions';
+export type { ToolDefinitionProblem } from './checkToolDefinitions';
 
 /** Raised by callTool when there is no live connection; the router turns it into an `error` outcome. */
 export class ServerUnavailableError extends Error {}
@@ -36,15 +38,17 @@ export class ServerConnection {
 
   private _state: ConnectionState = ConnectionState.idle;
   private _tools: readonly Tool[] = [];
-  private client?: Client;
-  private transport?: ServerTransport;
+  private _toolProblems: readonly ToolDefinitionProblem[] = [];
+  private live?: LiveConnection;
+  /** Closing what an unexpected close left behind (the rest of a process group): awaited by the next close. */
+  private reaping?: Promise<void>;
   /** The transport of a start still in initialize: closed too by stop/close, or its process outlives us. */
   private pendingTransport?: ServerTransport;
   private generation = 0;
   private readonly restarts: RestartSchedule;
   private readonly refresh: CoalescedRefresh;
   private closed = false;
-  private _secretValues: readonly string[] = [];
+  private readonly redactor: SecretRedactor;
   private readonly stderr: StderrTail;
   private startPromise?: Promise<void>;
   /** Resources, templates, prompts and the log level of the connected client. */
@@ -53,14 +57,12 @@ export class ServerConnection {
 
   constructor(private readonly options: ServerConnectionOptions) {
     this.name = options.settings.name;
+    this.redactor = options.redactor ?? new SecretRedactor();
     if (!options.settings.enabled) this._state = ConnectionState.disabled;
     this.restarts = new RestartSchedule(options.backoff, options.stableAfterMs);
     this.stderr = new StderrTail((line) => options.logger.info(`[${this.name}] stderr: ${line}`));
-    this.refresh = new CoalescedRefresh(
-      () => this.discover(this.generation),
-      (e) => this.options.logger.warn(`[${this.name}] refreshing tools failed: ${this.redact(errorText(e))}`),
-      options.refreshDebounceMs ?? 30,
-    );
+    const refreshFailed = (e: unknown) => this.options.logger.warn(`[${this.name}] refreshing tools failed: ${this.redact(errorText(e))}`);
+    this.refresh = new CoalescedRefresh(() => this.discover(this.generation), refreshFailed, options.refreshDebounceMs ?? 30);
     this.catalogs = new ServerCatalogs({ ...options, server: this.name, redact: (t) => this.redact(t), listTimeoutMs: options.settings.connectTimeoutMs });
   }
 
@@ -73,26 +75,27 @@ export class ServerConnection {
   get tools(): readonly Tool[] {
     return this._tools;
   }
+  /** Tools of the last discovery that were dropped (or loaded without a malformed part), with the reason. */
+  get toolProblems(): readonly ToolDefinitionProblem[] {
+    return this._toolProblems;
+  }
   /** The server's process id while a stdio server runs. */
   get pid(): number | undefined {
-    return this.transport?.pid;
+    return this.live?.transport.pid;
   }
   /** How the current connection is carried (after any fallback), while connected. */
   get transportKind(): TransportKind | undefined {
-    return this.transport?.kind;
+    return this.live?.transport.kind;
   }
   /** The MCP session id a Streamable HTTP server assigned (`Mcp-Session-Id`), while connected. */
   get sessionId(): string | undefined {
-    return this.transport?.transport.sessionId;
+    return this.live?.transport.transport.sessionId;
   }
 
   /** Start (or restart); resolves once connected or failed, never rejects. `listUntil`: first listing stops at the page naming it. */
   start(options: { listUntil?: string } = {}): Promise<void> {
     if (this.closed) return Promise.resolve();
-    if (!this.options.settings.enabled) {
-      this.setState(ConnectionState.disabled);
-      return Promise.resolve();
-    }
+    if (!this.options.settings.enabled) return Promise.resolve(this.setState(ConnectionState.disabled));
     this.restarts.reset();
     this.listUntil = options.listUntil;
     this.startPromise = this.connect(1, false);
@@ -103,14 +106,7 @@ export class ServerConnection {
   async whenSettled(): Promise<void> {
     // A start requested a moment ago may not have switched the state to "starting" yet.
     await this.startPromise;
-    while (ConnectionState.isSettling(this._state)) {
-      await new Promise<void>((resolve) => {
-        const d = this.onDidChangeState(() => {
-          d.dispose();
-          resolve();
-        });
-      });
-    }
+    await whenStateSettles(() => this._state, this.onDidChangeState);
   }
 
   async stop(): Promise<void> {
@@ -138,28 +134,22 @@ export class ServerConnection {
   }
 
   /**
-   * Send `tools/call` with a progress token (as a task when the tool requires it). Timeouts and
-   * aborts send `notifications/cancelled` (or `tasks/cancel`) and reject; the router classifies the rejection.
+   * Send `tools/call` (see sendToolCall: progress, tasks, the ServerCalls clock, a classified
+   * rejection); resolves with the result as sent (any JSON object: the router checks it part by
+   * part). A server that cannot be reached any more is treated like one that exited.
    */
-  async callTool(tool: string, args: Record<string, unknown>, options: ProgressCallOptions): Promise<CallToolResult> {
-    const client = this.client;
-    if (!client || !ConnectionState.isConnected(this._state)) {
-      throw new ServerUnavailableError(`server "${this.name}" is ${ConnectionState.describe(this._state)}`);
+  callTool(tool: string, args: Record<string, unknown>, options: ProgressCallOptions): Promise<Record<string, unknown>> {
+    const live = this.live;
+    if (!live || !ConnectionState.isConnected(this._state)) {
+      return Promise.reject(new ServerUnavailableError(`server "${this.name}" is ${ConnectionState.describe(this._state)}`));
     }
-    // While the server asks the user something, its calls' clocks stop (ServerCalls); that clock is
-    // then the call's timeout, and progress restarts it like the SDK's resetTimeoutOnProgress would.
-    const open = this.options.calls?.begin(this.name, tool, options.timeoutMs, options.signal, options.resetTimeoutOnProgress ?? true);
-    try {
-      const clocked = open ? { timeoutMs: open.sdkTimeoutMs, signal: open.signal, onProgress: open.withProgress(options.onProgress) } : {};
-      return await callToolWithProgress(client, this._tools.find((t) => t.name === tool), tool, args, { ...options, ...clocked });
-    } finally {
-      open?.end();
-    }
+    const clock = this.options.calls?.begin.bind(this.options.calls, this.name, tool);
+    return live.callTool(this._tools.find((t) => t.name === tool), tool, args, { ...options, clock });
   }
 
-  /** Mask this server's secret values (resolved `${secret:…}`) in text that leaves the host. */
+  /** Mask every known secret (resolved `${secret:…}`, key-redacted argument values) in text that leaves the host. */
   redact(text: string): string {
-    return redactSecrets(text, this._secretValues);
+    return this.redactor.text(text);
   }
 
   /** Ends the server (its whole process group) for good. */
@@ -186,13 +176,13 @@ export class ServerConnection {
     const resolved = await this.options.resolve(settings);
     if (gen !== this.generation) return;
     if (!resolved.ok) {
-      // A configuration problem: retrying cannot help.
+      // A configuration problem: retrying cannot help. Said on the log too: `call` and `session` show no table.
       this.setState({ kind: 'error', message: resolved.error });
-      return;
+      return this.options.logger.error(`[${this.name}] cannot start: ${resolved.error}`);
     }
-    this._secretValues = resolved.secretValues;
+    this.redactor.setServerSecrets(this.name, resolved.secretValues);
     this.stderr.clear();
-
+    const url = resolved.server.type === 'stdio' ? undefined : resolved.server.url;
     let transport: ServerTransport | undefined;
     try {
       const opened = await openClient(resolved.server, {
@@ -200,22 +190,18 @@ export class ServerConnection {
         clientInfo: this.options.clientInfo,
         features: this.options.features,
         timeoutMs: settings.connectTimeoutMs,
+        name: this.name,
+        maxMessageBytes: settings.maxMessageBytes ?? this.options.maxMessageBytes?.() ?? DEFAULTS.maxMessageBytes,
         onStderrLine: (line) => this.stderr.push(this.redact(line)),
         onFallback: (reason) => this.options.logger.info(`[${this.name}] ${reason}`),
-        onTransport: (t) => {
-          transport = t;
-          this.pendingTransport = t;
-        },
+        onTransport: (t) => (transport = this.pendingTransport = t),
       }).finally(() => {
         if (this.pendingTransport === transport) this.pendingTransport = undefined;
       });
-      if (gen !== this.generation) {
-        await opened.client.close().catch(() => undefined);
-        return;
-      }
-      this.client = opened.client;
-      this.transport = opened.transport;
-      const info = this.listen(opened.client, gen, opened.protocolVersion);
+      const live = new LiveConnection(opened.client, opened.transport, url, (reason) => this.onLost(live, reason));
+      if (gen !== this.generation) return live.close();
+      this.live = live;
+      const info = this.listen(live, gen, opened.protocolVersion);
       // Tools (and resources, prompts) first, then "connected": whoever waits for the state sees them with it.
       await Promise.all([this.discover(gen), this.catalogs.attach(opened.client)]);
       if (gen !== this.generation) return;
@@ -227,61 +213,58 @@ export class ServerConnection {
       );
     } catch (e) {
       if (gen !== this.generation) return;
-      const closing = transport;
-      this.client = undefined;
-      this.transport = undefined;
-      await closing?.transport.close().catch(() => undefined);
+      const closing = this.live;
+      this.live = undefined;
+      await Promise.all([closing?.close(), transport?.transport.close().catch(() => undefined)]);
       // Waits for a person to sign in: not an error, and never retried by itself (issue 11).
       if (e instanceof SignInRequiredError) {
         this.setState({ kind: 'needsSignIn', message: this.redact(e.message), ...(e.issuer ? { issuer: e.issuer } : {}) });
         return this.options.logger.warn(`[${this.name}] ${ConnectionState.describe(this._state)}`);
       }
-      const message = this.redact(describeStartFailure(e, transport, settings.connectTimeoutMs, this.stderr));
-      if (isRestart) {
-        this.scheduleRestart(message);
-      } else {
-        this.setState({ kind: 'error', message });
-        this.options.logger.error(`[${this.name}] failed to start: ${message}`);
-      }
+      const message = this.redact(describeStartFailure(e, transport, settings.connectTimeoutMs, this.stderr, url));
+      if (isRestart) return this.scheduleRestart(message);
+      this.setState({ kind: 'error', message });
+      this.options.logger.error(`[${this.name}] failed to start: ${message}`);
     }
   }
 
   /** Wire the client's close, errors and notifications; returns what initialize told us. */
-  private listen(client: Client, gen: number, protocolVersion: string | undefined): ServerInfo {
-    client.onclose = () => this.onClosed(gen);
-    client.onerror = (err) => this.options.logger.debug(`[${this.name}] transport: ${this.redact(errorText(err))}`);
-    return wireNotifications(client, protocolVersion, {
+  private listen(live: LiveConnection, gen: number, protocolVersion: string | undefined): ServerInfo {
+    return wireNotifications(live.client, protocolVersion, {
       name: this.name,
       logger: this.options.logger,
       redact: (t) => this.redact(t),
-      onListChanged: () => {
-        if (gen === this.generation && !this.closed) this.refresh.soon();
-      },
+      onListChanged: () => gen === this.generation && !this.closed && this.refresh.soon(),
+      onClose: () => live.lost(),
     });
   }
 
   private async discover(gen: number): Promise<void> {
-    const client = this.client;
+    const client = this.live?.client;
     if (!client) return;
-    // A server without the tools capability is never sent tools/list.
-    const [stopAfter, timeoutMs] = [this.listUntil, this.options.settings.connectTimeoutMs];
+    const stopAfter = this.listUntil;
     this.listUntil = undefined;
-    const tools = client.getServerCapabilities()?.tools ? await listAllTools(client, { timeoutMs, stopAfter }) : [];
+    const listed = await discoverTools(client, { timeoutMs: this.options.settings.connectTimeoutMs, stopAfter }, this.redactor);
     if (gen !== this.generation) return;
-    this._tools = tools;
-    this._onDidChangeTools.fire(tools);
+    for (const p of newProblems(this._toolProblems, listed.problems)) this.options.logger.warn(`[${this.name}] ${p.message}`);
+    this._toolProblems = listed.problems;
+    this._tools = listed.tools;
+    this._onDidChangeTools.fire(this._tools);
   }
 
-  private onClosed(gen: number): void {
-    // No client: the close of a start that failed after initialize (its catch handles it), not a loss.
-    if (gen !== this.generation || this.closed || !this.client) return;
-    const reason = describeClose(this.transport, this.stderr);
-    this.client = undefined;
+  /**
+   * A connection ended on its own (the process exited, the transport closed, the server cannot be
+   * reached: `reason`). What is left is closed (awaited by the next close); a restart is scheduled.
+   */
+  private onLost(live: LiveConnection, reason: string): void {
+    if (live !== this.live || this.closed) return;
+    const why = this.redact(reason || describeClose(live.transport, this.stderr));
+    this.live = undefined;
+    this.reaping = live.close();
     this.catalogs.detach();
-    this.transport = undefined;
     this.restarts.closed();
-    this.options.logger.warn(`[${this.name}] ${reason}`);
-    this.scheduleRestart(reason);
+    this.options.logger.warn(`[${this.name}] ${why}`);
+    this.scheduleRestart(why);
   }
 
   private scheduleRestart(reason: string): void {
@@ -289,8 +272,7 @@ export class ServerConnection {
     if (!next) {
       const message = `gave up after ${this.restarts.policy.maxFailures} failed restarts: ${reason}`;
       this.setState({ kind: 'error', message });
-      this.options.logger.error(`[${this.name}] ${message}`);
-      return;
+      return this.options.logger.error(`[${this.name}] ${message}`);
     }
     // The last known tools stay registered: a call meanwhile gets a clear "restarting" error, not "not found".
     this.setState({ kind: 'restarting', attempt: next.attempt, delayMs: next.delayMs, reason });
@@ -301,16 +283,12 @@ export class ServerConnection {
   }
 
   private async closeCurrent(): Promise<void> {
-    const client = this.client;
-    const transport = this.transport;
-    const pending = this.pendingTransport;
-    this.client = undefined;
-    this.transport = undefined;
+    const { live, pendingTransport: pending, reaping } = this;
+    this.live = undefined;
     this.pendingTransport = undefined;
+    this.reaping = undefined;
     this.catalogs.detach();
-    if (client) await client.close().catch(() => undefined);
-    if (transport) await transport.transport.close().catch(() => undefined);
-    if (pending) await pending.transport.close().catch(() => undefined);
+    await Promise.all([reaping, live?.close(), pending?.transport.close().catch(() => undefined)]);
   }
 
   private setState(state: ConnectionState): void {

@@ -1,4 +1,5 @@
 import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
+import type { SecretRedactor } from '../audit/secretRedactor';
 import type { ServerSettings } from '../settings/hostSettings';
 import type { ResolvedServer } from '../settings/resolveServerSettings';
 import type { ServerCalls } from '../requests/serverCalls';
@@ -26,4 +27,8 @@ export interface ServerConnectionOptions {
   readonly logLevel?: LogLevelSource;
   /** Quiet time that coalesces a burst of list_changed notifications into one refresh. */
   readonly refreshDebounceMs?: number;
+  /** The host's one redaction point (shared by every server); a connection of its own otherwise. */
+  readonly redactor?: SecretRedactor;
+  /** `mcpHost.maxMessageBytes` as of now (a server's own `maxMessageBytes` wins). */
+  readonly maxMessageBytes?: () => number;
 }

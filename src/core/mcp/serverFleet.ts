@@ -1,4 +1,5 @@
 import type { Implementation, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { SecretRedactor } from '../audit/secretRedactor';
 import type { ServerSettings } from '../settings/hostSettings';
 import type { ResolvedServer } from '../settings/resolveServerSettings';
 import { canonicalJson } from '../tools/definitionHash';
@@ -42,6 +43,8 @@ export interface ServerFleetOptions {
   readonly trusted: () => boolean;
   /** Whether the active role uses an enabled server (asked on every start and reconcile). */
   readonly wanted: (server: ServerSettings) => boolean;
+  /** `mcpHost.maxMessageBytes` as of now. */
+  readonly maxMessageBytes?: () => number;
   /**
    * Asked before every start with the resolved settings (after trust and role): undefined lets the
    * server start, a text refuses it (shown as its error). `explicit`: a person started it.
@@ -72,6 +75,8 @@ export class ServerFleet implements ServerControl {
   readonly onDidChangeState = this._onDidChangeState.event;
   private readonly _onDidChangeTools = new Emitter<ServerToolsEvent>();
   readonly onDidChangeTools = this._onDidChangeTools.event;
+  /** Masks every secret the servers' starts resolved (and key-redacted argument values): shared by all of them and the router. */
+  readonly redactor = new SecretRedactor();
   private readonly _onDidChangeCatalogs = new Emitter<string>();
   /** A server's resources, templates or prompts changed (its name). */
   readonly onDidChangeCatalogs = this._onDidChangeCatalogs.event;
@@ -230,6 +235,8 @@ export class ServerFleet implements ServerControl {
       features: o.features,
       calls: o.calls,
       backoff: o.backoff,
+      redactor: this.redactor,
+      maxMessageBytes: o.maxMessageBytes,
       logLevel: o.logLevel,
     });
     const listeners = new DisposableStore();

@@ -16,6 +16,10 @@ export interface ServerTransport {
 export interface TransportHooks {
   /** Each complete stderr line of a server process. */
   readonly onStderrLine: (line: string) => void;
+  /** The server's name, for error texts. */
+  readonly name?: string;
+  /** Largest single message the server may send; a larger one fails the request it answers. */
+  readonly maxMessageBytes?: number;
 }
 
 /**

@@ -1,8 +1,7 @@
-import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { errorText } from '../util/errorText';
 import type { ServerTransport } from './serverTransport';
+import { httpStatusText } from './transportErrorText';
 
 const TAIL_LINES = 8;
 
@@ -31,15 +30,15 @@ export class StderrTail {
 }
 
 /** Why a start failed, in words a person can act on (before secret redaction). */
-export function describeStartFailure(e: unknown, transport: ServerTransport | undefined, connectTimeoutMs: number, stderr: StderrTail): string {
+export function describeStartFailure(e: unknown, transport: ServerTransport | undefined, connectTimeoutMs: number, stderr: StderrTail, url?: string): string {
   const exit = transport?.exitReason?.();
   let message = errorText(e);
   if (exit && /connection closed/i.test(message)) {
     message = `server process exited (${exit}) before initialize completed`;
   } else if (e instanceof McpError && e.code === ErrorCode.RequestTimeout) {
     message = `did not answer initialize within ${connectTimeoutMs} ms (connectTimeoutMs)`;
-  } else if ((e instanceof StreamableHTTPError || e instanceof SseError) && e.code !== undefined && e.code > 0) {
-    message = `HTTP ${e.code}: ${message}${e.code === 401 || e.code === 403 ? " (check the server's headers and secrets)" : ''}`;
+  } else {
+    message = httpStatusText(e, url) ?? message;
   }
   return message + stderr.hint();
 }

@@ -41,6 +41,11 @@ function compileGlob(glob: string): Matcher {
   };
 }
 
+/**
+ * The `server/tool` string patterns are matched against. A `/` in a tool name (MCP allows it, for
+ * namespaces) becomes U+2215 "∕", so the first `/` still separates server and tool and `*` / `?`
+ * in a pattern's tool part match it like any other character (`*\/*`, `github/issues*`).
+ */
 export function toolKey(server: string, tool: string): string {
-  return `${server}/${tool}`;
+  return `${server}/${tool.includes('/') ? tool.replace(/\//g, '\u2215') : tool}`;
 }

@@ -21,6 +21,8 @@ interface ServerCommon {
   /** Per-call timeout; overrides `mcpHost.timeoutMs`. */
   readonly timeoutMs?: number;
   readonly connectTimeoutMs: number;
+  /** Largest single message this server may send; overrides `mcpHost.maxMessageBytes`. */
+  readonly maxMessageBytes?: number;
   /** A progress notification restarts the call's timeout (default true), up to `maxTotalTimeoutMs`. */
   readonly resetTimeoutOnProgress?: boolean;
   /** Longest a call may run however much progress it reports (default 10 minutes). */
@@ -112,6 +114,8 @@ export interface HostSettings {
   readonly timeoutMs: number;
   readonly maxToolRounds: number;
   readonly maxResultChars: number;
+  /** Largest single message a server may send (bytes); a larger one fails that request only. */
+  readonly maxMessageBytes: number;
   readonly auditPath?: string;
   /** The audit file is rotated when it would grow past this size. */
   readonly auditMaxBytes: number;
@@ -154,6 +158,7 @@ export const DEFAULTS = {
   connectTimeoutMs: 15_000,
   maxToolRounds: 10,
   maxResultChars: 50_000,
+  maxMessageBytes: 64 * 1024 * 1024,
   toolNames: 'prefix' as ToolNamingMode,
   maxTools: 128,
   resetTimeoutOnProgress: true,
@@ -174,6 +179,7 @@ export function emptySettings(): HostSettings {
     timeoutMs: DEFAULTS.timeoutMs,
     maxToolRounds: DEFAULTS.maxToolRounds,
     maxResultChars: DEFAULTS.maxResultChars,
+    maxMessageBytes: DEFAULTS.maxMessageBytes,
     auditMaxBytes: DEFAULTS.auditMaxBytes,
     pinning: DEFAULTS.pinning,
   };

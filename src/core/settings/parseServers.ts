@@ -112,6 +112,7 @@ function buildServer(name: string, d: ServerDefinition, oauth: OAuthSettings | u
     enabled: d.enabled ?? true,
     connectTimeoutMs: d.connectTimeoutMs ?? DEFAULTS.connectTimeoutMs,
     ...(d.timeoutMs !== undefined ? { timeoutMs: d.timeoutMs } : {}),
+    ...(d.maxMessageBytes !== undefined ? { maxMessageBytes: d.maxMessageBytes } : {}),
     ...(d.resetTimeoutOnProgress !== undefined ? { resetTimeoutOnProgress: d.resetTimeoutOnProgress } : {}),
     ...(d.maxTotalTimeoutMs !== undefined ? { maxTotalTimeoutMs: d.maxTotalTimeoutMs } : {}),
   };

@@ -42,6 +42,7 @@ export function parseSettings(raw: Record<string, unknown>): { settings: HostSet
   const timeoutMs = parseScalar(input, 'timeoutMs', schema.timeoutMs, DEFAULTS.timeoutMs, problems);
   const maxToolRounds = parseScalar(input, 'maxToolRounds', schema.maxToolRounds, DEFAULTS.maxToolRounds, problems);
   const maxResultChars = parseScalar(input, 'maxResultChars', schema.maxResultChars, DEFAULTS.maxResultChars, problems);
+  const maxMessageBytes = parseScalar(input, 'maxMessageBytes', schema.maxMessageBytes, DEFAULTS.maxMessageBytes, problems);
   const autoApprove = parsePatternList(input, 'autoApprove', problems);
   const confirm = parsePatternList(input, 'confirm', problems);
   const auditPath = parseAuditPath(input, problems);
@@ -82,6 +83,7 @@ export function parseSettings(raw: Record<string, unknown>): { settings: HostSet
     timeoutMs,
     maxToolRounds,
     maxResultChars,
+    maxMessageBytes,
     ...(auditPath !== undefined ? { auditPath } : {}),
     ...(rules.length ? { rules } : {}),
     ...(maxTools !== DEFAULTS.maxTools || maxToolTokens ? { toolBudget: { maxTools, ...(maxToolTokens ? { maxToolTokens } : {}) } } : {}),

@@ -18,6 +18,9 @@ const serverCommon = {
     default: DEFAULTS.connectTimeoutMs,
     markdownDescription: 'How long starting this server (connect, `initialize`, `tools/list`) may take, in milliseconds.',
   }),
+  maxMessageBytes: positiveInt.optional().meta({
+    markdownDescription: 'Largest single message this server may send, in bytes; overrides `#mcpHost.maxMessageBytes#`.',
+  }),
   resetTimeoutOnProgress: z
     .boolean({ error: EXPECTED.bool })
     .optional()

@@ -85,6 +85,11 @@ export const SettingsSchema = z.object({
     default: DEFAULTS.maxResultChars,
     markdownDescription: 'Most characters of a tool result given to the model; longer results are cut with a note.',
   }),
+  maxMessageBytes: positiveInt.meta({
+    default: DEFAULTS.maxMessageBytes,
+    markdownDescription:
+      'Largest single message a server may send, in bytes (per server: `maxMessageBytes`). A larger result fails that call at once with a clear error; the server and the others go on.',
+  }),
   // "" = unset (the editor's reader drops it); parseSettings wants a non-empty path otherwise.
   'audit.path': z.string().meta({
     default: '',

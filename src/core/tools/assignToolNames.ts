@@ -14,8 +14,11 @@ export interface NamingProblem extends SettingsProblem {
   readonly server: string;
   /** The tool's name as the server lists it. */
   readonly tool: string;
-  /** `duplicate`: the server lists the name twice (the first is used); `taken`: another server's tool has the name (reject mode). */
-  readonly reason: 'duplicate' | 'taken';
+  /**
+   * `duplicate`: the server lists the name twice (the first is used); `taken`: another server's tool has the name (reject mode);
+   * `invalid`: the definition is malformed (the tool is not loaded, or loaded without the malformed part).
+   */
+  readonly reason: 'duplicate' | 'taken' | 'invalid';
   /** For `taken`: the server whose tool keeps the name. */
   readonly takenBy?: string;
 }

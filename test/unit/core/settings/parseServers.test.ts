@@ -40,6 +40,9 @@ describe('parseServers', () => {
       assert.equal(reports.timeoutMs, 60000);
       assert.deepEqual(reports.headers, {});
       assert.equal(coupons.connectTimeoutMs, 5000);
+      assert.equal(coupons.maxMessageBytes, undefined);
+      const big = parse(withServer('big', { command: 'node', maxMessageBytes: 1024 })).settings.servers.find((s) => s.name === 'big');
+      assert.equal(big?.maxMessageBytes, 1024, 'a per-server maxMessageBytes is kept');
     });
 
     it('preserves the key order of mcpHost.servers', () => {

@@ -44,6 +44,7 @@ describe('parseSettings', () => {
         timeoutMs: 20000,
         maxToolRounds: 10,
         maxResultChars: 50000,
+        maxMessageBytes: 64 * 1024 * 1024,
         auditMaxBytes: 10 * 1024 * 1024,
         pinning: 'review',
       });
@@ -65,6 +66,7 @@ describe('parseSettings', () => {
         timeoutMs: 5000,
         maxToolRounds: 3,
         maxResultChars: 1000,
+        maxMessageBytes: 1_000_000,
         audit: { path: '/tmp/audit.jsonl' },
       });
       assert.deepEqual(problems, []);
@@ -72,6 +74,7 @@ describe('parseSettings', () => {
       assert.equal(settings.timeoutMs, 5000);
       assert.equal(settings.maxToolRounds, 3);
       assert.equal(settings.maxResultChars, 1000);
+      assert.equal(settings.maxMessageBytes, 1_000_000);
       assert.equal(settings.auditPath, '/tmp/audit.jsonl');
     });
 
@@ -125,11 +128,14 @@ describe('parseSettings', () => {
         timeoutMs: -1,
         maxToolRounds: '10',
         maxResultChars: 0,
+        maxMessageBytes: 1.5,
       });
       expectProblem(problems, 'mcpHost.toolNames', ['expected "prefix" or "reject"', 'got string "bare"', 'default "prefix"']);
       expectProblem(problems, 'mcpHost.timeoutMs', ['expected a positive integer', 'got number -1', 'default 20000']);
       expectProblem(problems, 'mcpHost.maxToolRounds', ['expected a positive integer', 'got string "10"', 'default 10']);
       expectProblem(problems, 'mcpHost.maxResultChars', ['got number 0', 'default 50000']);
+      expectProblem(problems, 'mcpHost.maxMessageBytes', ['got number 1.5', 'default 67108864']);
+      assert.equal(settings.maxMessageBytes, 64 * 1024 * 1024);
       assert.equal(settings.toolNames, 'prefix');
       assert.equal(settings.timeoutMs, 20000);
       assert.equal(settings.maxToolRounds, 10);

@@ -13,6 +13,7 @@ describe('settingsSchema', () => {
         'confirm',
         'elicitation',
         'import',
+        'maxMessageBytes',
         'maxResultChars',
         'maxToolRounds',
         'maxToolTokens',

@@ -1,0 +1,83 @@
+import { ToolSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { schemaProblem } from '../calls/jsonSchemaCompilers';
+
+/** Something wrong with one tool a server lists: the tool is not loaded, or loaded without a part. */
+export interface ToolDefinitionProblem {
+  /** The tool's name as listed ("#3" for an entry without a usable name). */
+  readonly tool: string;
+  /** Readable, no validation dump: `its inputSchema has no "type": "object"`. */
+  readonly message: string;
+  /** true: the tool is loaded without the part `message` names. */
+  readonly loaded: boolean;
+}
+
+/** Parts of a definition the tool can do without: a bad one is dropped, the tool kept. */
+const OPTIONAL_PARTS = new Set(['description', 'title', 'annotations', 'icons', 'execution', '_meta']);
+
+/**
+ * Checks each tool of a `tools/list` page on its own (the SDK rejects the whole page for one bad
+ * tool): a tool needs a name and an `inputSchema` (and, if given, an `outputSchema`) that is a
+ * valid JSON Schema of `"type": "object"`; a malformed optional part (description, annotations…)
+ * is dropped. Returns the usable tools and one problem per dropped tool or part.
+ */
+export function checkToolDefinitions(raw: readonly unknown[], offset = 0): { tools: Tool[]; problems: ToolDefinitionProblem[] } {
+  const tools: Tool[] = [];
+  const problems: ToolDefinitionProblem[] = [];
+  raw.forEach((entry, i) => {
+    const r = checkOne(entry, offset + i);
+    if (r.tool) tools.push(r.tool);
+    problems.push(...r.problems);
+  });
+  return { tools, problems };
+}
+
+function checkOne(entry: unknown, index: number): { tool?: Tool; problems: ToolDefinitionProblem[] } {
+  if (!isObject(entry)) return reject(`#${index + 1}`, `entry ${index + 1} of tools/list is not an object`);
+  const name = entry.name;
+  if (typeof name !== 'string' || name === '') {
+    return reject(`#${index + 1}`, `entry ${index + 1} of tools/list has no name${typeof entry.description === 'string' ? ` (description: "${short(entry.description)}")` : ''}`);
+  }
+  for (const key of ['inputSchema', 'outputSchema'] as const) {
+    if (key === 'outputSchema' && entry.outputSchema === undefined) continue;
+    const why = schemaShapeProblem(entry[key]);
+    if (why) return reject(name, `tool "${name}" is not loaded: its ${key} ${why}`);
+  }
+  const problems: ToolDefinitionProblem[] = [];
+  let candidate: Record<string, unknown> = entry;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const parsed = ToolSchema.safeParse(candidate);
+    if (parsed.success) return { tool: parsed.data, problems };
+    const parts = new Set(parsed.error.issues.map((i) => String(i.path[0] ?? '')));
+    const required = [...parts].filter((p) => !OPTIONAL_PARTS.has(p));
+    if (required.length || attempt === 1) {
+      const issue = parsed.error.issues.find((i) => required.includes(String(i.path[0] ?? ''))) ?? parsed.error.issues[0];
+      return reject(name, `tool "${name}" is not loaded: ${issue.path.join('.') || 'the definition'}: ${issue.message}`);
+    }
+    candidate = { ...candidate };
+    for (const p of parts) {
+      delete candidate[p];
+      problems.push({ tool: name, loaded: true, message: `tool "${name}" is loaded without its ${p}, which is malformed` });
+    }
+  }
+  return reject(name, `tool "${name}" is not loaded`);
+}
+
+/** Why a value is not a usable tool schema (an object of type "object" that is a valid JSON Schema). */
+function schemaShapeProblem(schema: unknown): string | undefined {
+  if (!isObject(schema)) return `is not an object (got ${schema === null ? 'null' : Array.isArray(schema) ? 'an array' : typeof schema})`;
+  if (schema.type !== 'object') return `must have "type": "object" (got ${schema.type === undefined ? 'no "type"' : JSON.stringify(schema.type)})`;
+  const invalid = schemaProblem(schema);
+  return invalid ? `is not a valid JSON Schema: ${invalid}` : undefined;
+}
+
+function reject(tool: string, message: string): { problems: ToolDefinitionProblem[] } {
+  return { problems: [{ tool, message, loaded: false }] };
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function short(s: string): string {
+  return s.length > 60 ? `${s.slice(0, 60)}…` : s;
+}

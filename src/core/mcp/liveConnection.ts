@@ -1,0 +1,57 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Disposable } from '../util/event';
+import type { ServerTransport } from './serverTransport';
+import { LivenessWatch } from './socketWatch';
+import { sendToolCall, type CallContext, type ToolCallOptions } from './toolCall';
+import { ServerUnreachableError, unreachableError } from './transportErrorText';
+
+/**
+ * One established connection of a server: its client and transport, and for a remote server a
+ * watch that notices it going away. It ends once (closed by the host, or lost: `onLost` with the
+ * reason), and is closed as one: client, transport (a stdio server's whole process group) and watch.
+ */
+export class LiveConnection {
+  /** Closed or lost: a "connection closed" rejection of its calls is ours, not the server's -32000. */
+  private ended = false;
+  private closing?: Promise<void>;
+  private readonly liveness?: Disposable;
+  private readonly context: CallContext;
+
+  constructor(
+    readonly client: Client,
+    readonly transport: ServerTransport,
+    url: string | undefined,
+    private readonly onLost: (reason: string) => void,
+  ) {
+    if (url) this.liveness = new LivenessWatch(url, (error) => this.lost(unreachableError(url, error).message));
+    this.context = { closed: () => this.ended, url };
+  }
+
+  /** `tools/call` of `name` (defined as `tool`) on this connection (see sendToolCall); a server that cannot be reached is lost. */
+  async callTool(tool: Tool | undefined, name: string, args: Record<string, unknown>, options: ToolCallOptions): Promise<Record<string, unknown>> {
+    try {
+      return await sendToolCall(this.client, tool, name, args, options, this.context);
+    } catch (e) {
+      if (e instanceof ServerUnreachableError) this.lost(e.message);
+      throw e;
+    }
+  }
+
+  /** The transport closed by itself (the process exited, the stream ended). */
+  lost(reason?: string): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.onLost(reason ?? '');
+  }
+
+  /** Close client, transport and watch; every caller gets the same promise. */
+  close(): Promise<void> {
+    this.ended = true;
+    this.liveness?.dispose();
+    return (this.closing ??= (async () => {
+      await this.client.close().catch(() => undefined);
+      await this.transport.transport.close().catch(() => undefined);
+    })());
+  }
+}

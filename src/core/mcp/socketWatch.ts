@@ -1,0 +1,116 @@
+import { subscribe } from 'node:diagnostics_channel';
+import { connect, type Socket } from 'node:net';
+import type { Disposable } from '../util/event';
+
+/**
+ * Notices that an HTTP server may have gone away while nobody calls it: fetch (undici) announces
+ * every socket it connects on the `undici:client:connected` diagnostics channel; when a socket to
+ * a watched origin closes, its watchers are told. Passive: no request is sent, no socket is opened.
+ * Every socket is followed from its connection, so a watch that starts after it (the socket
+ * `initialize` went over, kept alive for the calls) still hears it close.
+ */
+const watchers = new Map<string, Set<() => void>>();
+
+interface ConnectedMessage {
+  readonly connectParams?: { readonly protocol?: string; readonly hostname?: string; readonly host?: string; readonly port?: string | number };
+  readonly socket?: Socket;
+}
+
+function originKey(protocol: string, hostname: string, port: string | number | undefined): string {
+  const p = port === undefined || port === '' ? (protocol === 'https:' ? '443' : '80') : String(port);
+  return `${protocol}//${hostname.replace(/^\[|\]$/g, '').toLowerCase()}:${p}`;
+}
+
+function onConnected(message: unknown): void {
+  const m = message as ConnectedMessage;
+  const c = m.connectParams;
+  if (!c?.protocol || !c.hostname || !m.socket) return;
+  const key = originKey(c.protocol, c.hostname, c.port);
+  m.socket.once('close', () => {
+    for (const w of [...(watchers.get(key) ?? [])]) w();
+  });
+}
+
+subscribe('undici:client:connected', onConnected);
+
+/** Call `onSocketClosed` whenever a fetch socket to `url`'s origin closes (until disposed). */
+export function watchSockets(url: string, onSocketClosed: () => void): Disposable {
+  let key: string;
+  try {
+    const u = new URL(url);
+    key = originKey(u.protocol, u.hostname, u.port);
+  } catch {
+    return { dispose: () => undefined };
+  }
+  let set = watchers.get(key);
+  if (!set) watchers.set(key, (set = new Set()));
+  set.add(onSocketClosed);
+  return {
+    dispose: () => {
+      set.delete(onSocketClosed);
+      if (set.size === 0 && watchers.get(key) === set) watchers.delete(key);
+    },
+  };
+}
+
+/**
+ * Whether the server's port still accepts connections: a TCP connect, closed at once (no request).
+ * Resolves with the error when it does not (refused, unreachable, no answer within `timeoutMs`).
+ */
+export function probePort(url: string, timeoutMs = 3000): Promise<Error | undefined> {
+  return new Promise((resolve) => {
+    let u: URL;
+    try {
+      u = new URL(url);
+    } catch (e) {
+      resolve(e as Error);
+      return;
+    }
+    const port = Number(u.port || (u.protocol === 'https:' ? 443 : 80));
+    const socket = connect({ host: u.hostname.replace(/^\[|\]$/g, ''), port });
+    const done = (error?: Error) => {
+      socket.destroy();
+      clearTimeout(timer);
+      resolve(error);
+    };
+    const timer = setTimeout(() => done(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+    socket.once('connect', () => done());
+    socket.once('error', (e) => done(e));
+  });
+}
+
+/**
+ * While a remote server is connected: when one of its sockets closes, check its port; when that
+ * fails, `onUnreachable` is told why ("cannot reach <url>: connect ECONNREFUSED …"), once.
+ */
+export class LivenessWatch implements Disposable {
+  private readonly watch: Disposable;
+  private probing = false;
+  private done = false;
+
+  constructor(
+    private readonly url: string,
+    private readonly onUnreachable: (error: Error) => void,
+  ) {
+    this.watch = watchSockets(url, () => void this.probe());
+  }
+
+  dispose(): void {
+    this.done = true;
+    this.watch.dispose();
+  }
+
+  private async probe(): Promise<void> {
+    if (this.probing || this.done) return;
+    this.probing = true;
+    try {
+      const error = await probePort(this.url);
+      if (error && !this.done) {
+        this.dispose();
+        this.onUnreachable(error);
+      }
+    } finally {
+      this.probing = false;
+    }
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * parseJsonPieces gives what JSON.parse gives for the joined text, however the text is cut into
+ * pieces (escapes, surrogate pairs and literals cut between pieces included), and fails where
+ * JSON.parse fails.
+ */
+import * as assert from 'node:assert/strict';
+import { parseJsonPieces } from '../../../../src/core/mcp/parseJsonPieces';
+
+/** Every way of cutting `text` into two pieces, and a few into many. */
+function cuts(text: string): string[][] {
+  const out: string[][] = [];
+  for (let i = 0; i <= text.length; i++) out.push([text.slice(0, i), text.slice(i)]);
+  for (const size of [1, 2, 3, 7]) {
+    const pieces: string[] = [];
+    for (let i = 0; i < text.length; i += size) pieces.push(text.slice(i, i + size));
+    out.push(pieces);
+  }
+  return out;
+}
+
+const SAMPLES: unknown[] = [
+  { jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text', text: 'line 1\nline "2"\t\\ end' }], isError: false, n: -1.5e-3 } },
+  ['ünïcødé 🚀 \u0000 \u001f \u2028', true, false, null, 0, -0, 1234567890123456, 1e300, [], {}, [[{}]]],
+  { '': 'empty key', 'a b': { 'c\nd': [1, { e: 'f' }] } },
+  'just a string with \\u escapes: \u00e9 \ud83d\ude80',
+  42,
+];
+
+describe('parseJsonPieces', () => {
+  it('equals JSON.parse of the joined text for every cut', () => {
+    for (const sample of SAMPLES) {
+      for (const text of [JSON.stringify(sample), JSON.stringify(sample, null, 2), ` ${JSON.stringify(sample)}\n`]) {
+        const expected = JSON.parse(text);
+        for (const pieces of cuts(text)) assert.deepEqual(parseJsonPieces(pieces), expected, JSON.stringify(pieces));
+      }
+    }
+  });
+
+  it('reads \\u escapes (surrogate pairs too) cut between pieces', () => {
+    const text = '"a\\ud83d\\ude80b\\u00e9"';
+    for (const pieces of cuts(text)) assert.equal(parseJsonPieces(pieces), 'a🚀bé');
+  });
+
+  it('a "__proto__" key is an own property, as JSON.parse makes it', () => {
+    const v = parseJsonPieces(['{"__proto__":{"polluted":true},"x":1}']) as Record<string, unknown>;
+    assert.equal(Object.getPrototypeOf(v), Object.prototype);
+    assert.deepEqual(Object.keys(v), ['__proto__', 'x']);
+    assert.equal(({} as Record<string, unknown>).polluted, undefined);
+  });
+
+  it('a long string is assembled from the pieces: same text, any size', () => {
+    const body = 'x'.repeat(3 * 1024 * 1024) + 'é\\n' + 'y'.repeat(100_000);
+    const text = `{"t":"${body}"}`;
+    const pieces: string[] = [];
+    for (let i = 0; i < text.length; i += 65536) pieces.push(text.slice(i, i + 65536));
+    const t = (parseJsonPieces(pieces) as { t: string }).t;
+    assert.equal(t, JSON.parse(text).t);
+    assert.equal(t.slice(0, 10), 'xxxxxxxxxx');
+  });
+
+  it('fails where JSON.parse fails', () => {
+    for (const bad of ['', '{', '{"a":}', '[1,]', '{"a" 1}', '"unterminated', '"bad \\x escape"', 'tru', '{} x', '01x', '"\\u12"']) {
+      assert.throws(() => parseJsonPieces([bad]), SyntaxError, bad);
+    }
+  });
+
+  it('refuses a value nested deeper than 2000 levels (no stack overflow)', () => {
+    assert.throws(() => parseJsonPieces(['['.repeat(5000) + ']'.repeat(5000)]), /nested too deeply/);
+  });
+});
