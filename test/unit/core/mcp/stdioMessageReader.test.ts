@@ -122,7 +122,7 @@ describe('StdioMessageReader', function () {
 
   describe('time and memory on large messages (figures in the titles)', () => {
     for (const mb of [1, 10, 50]) {
-      it(`${mb} MB: one message, peak memory growth at most 3× its size, the value retained ≈ its size`, function () {
+      it(`${mb} MB: one message, peak memory growth at most 3× its size, the value retained ≈ its size`, async function () {
         const size = mb * 1000 * 1000;
         const head = '{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"';
         const tail = '"}]}}\n';
@@ -148,8 +148,14 @@ describe('StdioMessageReader', function () {
         assert.equal(messages.length, 1);
         const text = textOf(messages[0]);
         assert.equal(text.length, size);
-        gc();
-        const retained = used();
+        // V8 frees an ArrayBuffer's memory in a concurrent sweep after the collection: a freed chunk can
+        // still be counted for a moment (beside the rest of the suite, a whole message's worth). Settle first.
+        let retained = Infinity;
+        for (let i = 0; i < 5 && retained > 1.3 * size + 4e6; i++) {
+          gc();
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          retained = Math.min(retained, used());
+        }
         this.test!.title += ` — ${ms.toFixed(0)} ms (${(ms / mb).toFixed(1)} ms/MB), peak +${(peak / 1e6).toFixed(0)} MB (${(peak / size).toFixed(2)}×), retained ${(retained / size).toFixed(2)}×`;
         assert.ok(peak <= 3 * size + 8e6, `peak growth ${(peak / 1e6).toFixed(1)} MB for a ${mb} MB message`);
         assert.ok(retained <= 1.3 * size + 4e6, `retained ${(retained / 1e6).toFixed(1)} MB for a ${mb} MB message`);
