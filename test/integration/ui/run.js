@@ -423,11 +423,22 @@ async function main() {
         await ui.expandRow(page, 'Prompts', 2);
         const row = ui.treeRow(page, 'Simple Prompt', 3).first();
         await row.waitFor({ timeout: 15000 });
-        await row.click({ button: 'right' });
-        await page.locator('.context-view .action-label', { hasText: /^Use in Chat$/ }).first().click();
         const input = page.locator('.interactive-input-part .monaco-editor .view-lines').first();
         // The input wraps long lines: compare without any whitespace.
-        await ui.waitFor('the query in the chat input', async () => /@mcp\/prompteverything\/simple-prompt/.test((await input.innerText().catch(() => '')).replace(/\s+/g, '')), { timeout: 15000 });
+        const filled = async () => /@mcp\/prompteverything\/simple-prompt/.test((await input.innerText().catch(() => '')).replace(/\s+/g, ''));
+        // A click that lands while the context menu is still laying itself out is lost (the menu stays
+        // open, nothing runs): open the menu again then, at most three times.
+        for (let attempt = 1; ; attempt++) {
+          await row.click({ button: 'right' });
+          await page.locator('.context-view .action-label', { hasText: /^Use in Chat$/ }).first().click();
+          try {
+            await ui.waitFor('the query in the chat input', filled, { timeout: attempt < 3 ? 5000 : 15000 });
+            break;
+          } catch (e) {
+            if (attempt >= 3) throw e;
+            await page.keyboard.press('Escape');
+          }
+        }
         await page.locator('.interactive-input-part .monaco-editor textarea').first().click({ force: true });
         await page.keyboard.press('End');
         await page.keyboard.press('Enter');
