@@ -76,7 +76,7 @@ async function hosts(r: string, dir: string) {
   const { McpHost } = from('core/host/mcpHost');
   const { MemorySink } = from('core/audit/auditLog');
   const { emptySettings } = from('core/settings/hostSettings');
-  const settings = { ...emptySettings(), autoApprove: ['m/*'], servers: [{ name: 'm', type: 'stdio', enabled: true, command: 'in-memory', args: [], env: {}, connectTimeoutMs: 5000 }] };
+  const settings = { ...emptySettings(), autoApprove: ['m/*'], pinning: 'off', servers: [{ name: 'm', type: 'stdio', enabled: true, command: 'in-memory', args: [], env: {}, connectTimeoutMs: 5000 }] };
   const base = { settings, secrets: { get: async () => undefined }, confirmer: { confirm: async () => 'once' }, transports: factory() };
   const memHost = new McpHost({ ...base, auditSinks: [new MemorySink(10)] });
   const fileHost = new McpHost({ ...base, auditPathOverride: join(dir, `audit-${Math.random()}.jsonl`) });

@@ -17,6 +17,8 @@ export interface ProgressCallOptions {
   readonly resetTimeoutOnProgress?: boolean;
   /** Default 10 minutes. */
   readonly maxTotalTimeoutMs?: number;
+  /** `signal` is the call's own and its clock (ServerCalls) keeps the timeouts: no deadline of its own. */
+  readonly clocked?: boolean;
 }
 
 /**
@@ -52,10 +54,11 @@ export async function callToolWithProgress(
   if (runsAsTask(tool, client.getServerCapabilities())) {
     return callToolAsTask(client, name, args, { timeoutMs: o.timeoutMs, resetTimeoutOnProgress, maxTotalTimeoutMs, signal: o.signal, onProgress: o.onProgress });
   }
+  const request = { method: 'tools/call', params: { name, arguments: args } } as const;
+  if (o.clocked) return client.request(request, AnyObjectSchema, { ...progressRequestOptions(o), timeout: o.timeoutMs, signal: o.signal });
   // The SDK enforces timeoutMs and its reset on progress; the deadline adds the total cap and a per-call signal.
   const deadline = new CallDeadline({ timeoutMs: o.timeoutMs, resetTimeoutOnProgress, maxTotalTimeoutMs, signal: o.signal, idleTimeout: false });
   try {
-    const request = { method: 'tools/call', params: { name, arguments: args } } as const;
     return await client.request(request, AnyObjectSchema, { ...progressRequestOptions(o), timeout: o.timeoutMs, signal: deadline.signal });
   } finally {
     deadline.dispose();

@@ -32,7 +32,7 @@ export interface ToolCallOptions extends ProgressCallOptions {
    * Starts the call's clock (ServerCalls: it stops while the user is asked on the server's behalf)
    * with the per-call signal; that clock is then the call's timeout. Without it the SDK's is.
    */
-  readonly clock?: (timeoutMs: number, signal: AbortSignal | undefined, resetOnProgress: boolean) => OpenCall;
+  readonly clock?: (timeoutMs: number, signal: AbortSignal | undefined, resetOnProgress: boolean, maxTotalMs: number) => OpenCall;
 }
 
 export interface CallContext {
@@ -61,9 +61,9 @@ export async function sendToolCall(
   ctx: CallContext,
 ): Promise<Record<string, unknown>> {
   const link = linkAbort(o.signal);
-  const open = o.clock?.(o.timeoutMs, link.signal, o.resetTimeoutOnProgress ?? DEFAULTS.resetTimeoutOnProgress);
+  const open = o.clock?.(o.timeoutMs, link.signal, o.resetTimeoutOnProgress ?? DEFAULTS.resetTimeoutOnProgress, o.maxTotalTimeoutMs ?? DEFAULTS.maxTotalTimeoutMs);
   try {
-    const clocked = open ? { timeoutMs: open.sdkTimeoutMs, signal: open.signal, onProgress: open.withProgress(o.onProgress) } : { signal: link.signal };
+    const clocked = open ? { timeoutMs: open.sdkTimeoutMs, signal: open.signal, onProgress: open.withProgress(o.onProgress), clocked: true } : { signal: link.signal };
     return await callToolWithProgress(client, tool, name, args, { ...o, ...clocked });
   } catch (e) {
     throw classifyCallError(e, o.timeoutMs, ctx);

@@ -8,7 +8,7 @@ const NEVER_MS = 2_147_483_647;
 export interface OpenCall {
   /** The SDK's own timeout: never first, this clock is the call's timeout. */
   readonly sdkTimeoutMs: number;
-  /** Aborts with the SDK's RequestTimeout error when the clock runs out, or with the caller's signal. */
+  /** Aborts with the SDK's RequestTimeout error when the clock (or the total cap) runs out, or with the caller's signal's reason. */
   readonly signal: AbortSignal;
   /** The call's progress listener, also restarting the clock on progress (resetTimeoutOnProgress). */
   withProgress<T>(listener?: (p: T) => void): (p: T) => void;
@@ -31,12 +31,21 @@ export class ServerCalls {
   private readonly open = new Map<string, Set<CallClock>>();
   private readonly asking = new Map<string, number>();
 
-  /** Start a call of `server`'s `tool` with a timeout of `timeoutMs` (of server time). */
-  begin(server: string, tool: string, timeoutMs: number, signal?: AbortSignal, resetOnProgress = false): OpenCall {
+  /**
+   * Start a call of `server`'s `tool` with a timeout of `timeoutMs` (of server time): one timer per
+   * call, which progress restarts (`resetOnProgress`) but never past `maxTotalMs` after the start
+   * (wall time: a call that keeps reporting progress still ends). `signal` (the caller's Stop)
+   * aborts the call with its reason; the link is removed when the call ends.
+   */
+  begin(server: string, tool: string, timeoutMs: number, signal?: AbortSignal, resetOnProgress = false, maxTotalMs?: number): OpenCall {
     const deadline = new AbortController();
+    const capAt = resetOnProgress && maxTotalMs !== undefined ? performance.now() + maxTotalMs : Infinity;
     let remaining = timeoutMs;
     let startedAt = 0;
     let timer: NodeJS.Timeout | undefined;
+    const expire = (capped: boolean) =>
+      // Rejects the SDK request exactly like its own timeout (and sends notifications/cancelled).
+      deadline.abort(capped ? new McpError(ErrorCode.RequestTimeout, 'Maximum total timeout exceeded', { maxTotalTimeout: maxTotalMs }) : new McpError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: timeoutMs }));
     const clock: CallClock = {
       tool,
       pause: () => {
@@ -48,17 +57,24 @@ export class ServerCalls {
       resume: () => {
         if (timer || deadline.signal.aborted) return;
         startedAt = performance.now();
-        // Rejects the SDK request exactly like its own timeout (and sends notifications/cancelled).
-        timer = setTimeout(() => deadline.abort(new McpError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: timeoutMs })), remaining);
+        const capped = capAt - startedAt < remaining;
+        timer = setTimeout(() => expire(capped), Math.max(0, capped ? capAt - startedAt : remaining));
       },
     };
+    let unlink: (() => void) | undefined;
+    if (signal?.aborted) deadline.abort(signal.reason);
+    else if (signal) {
+      const onAbort = () => deadline.abort(signal.reason);
+      signal.addEventListener('abort', onAbort, { once: true });
+      unlink = () => signal.removeEventListener('abort', onAbort);
+    }
     const calls = this.open.get(server) ?? new Set<CallClock>();
     this.open.set(server, calls);
     calls.add(clock);
     if (!this.asking.get(server)) clock.resume();
     return {
       sdkTimeoutMs: NEVER_MS,
-      signal: signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal,
+      signal: deadline.signal,
       withProgress: (listener) => (p) => {
         if (resetOnProgress && timer) {
           // Progress shows the server is working: the clock starts over (paused clocks stay paused).
@@ -70,6 +86,7 @@ export class ServerCalls {
       },
       end: () => {
         clock.pause();
+        unlink?.();
         calls.delete(clock);
         if (calls.size === 0 && this.open.get(server) === calls) this.open.delete(server);
       },
