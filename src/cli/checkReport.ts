@@ -4,16 +4,8 @@ import type { DefinitionReview } from '../core/pinning/definitionReview';
 import type { SettingsProblem } from '../core/settings/hostSettings';
 import { problemViews, quarantineViews, serverViews, toolViews, type ProblemView, type QuarantineView, type ServerView, type ToolView } from './jsonViews';
 
-/** One server's differences from the lockfile (`check --locked`). */
-export interface DriftView {
-  readonly server: string;
-  /** No entry in the lockfile at all. */
-  readonly firstReview: boolean;
-  readonly added: readonly string[];
-  readonly changed: readonly { readonly tool: string; readonly fields: readonly string[] }[];
-  readonly removed: readonly string[];
-  readonly identityChanges: readonly string[];
-}
+/** One server's differences from the lockfile (`check --locked`): the review's summary, without the texts. */
+export type DriftView = Pick<DefinitionReview, 'server' | 'firstReview' | 'added' | 'changed' | 'removed' | 'identityChanges'>;
 
 /** The lockfile as `check --locked` found it. */
 export interface LockfileCheck {
