@@ -98,7 +98,9 @@ async function main() {
     // A fresh profile: each server asks once before it first starts (its lockfile is committed in demo/).
     await ui.allowServers(page, ['everything', 'memory', 'files'], { timeout: 120000 });
     await ui.openMcpHostView(page);
-    await ui.waitForTree(page, 'everything, memory and files connected', (rows) => ['everything', 'memory', 'files'].every((s) => rows.some((r) => r.label === s && /^connected/.test(r.description))), 60000);
+    const servers = await ui.waitForTree(page, 'everything, memory and files connected', (rs) => ['everything', 'memory', 'files'].every((s) => rs.some((r) => r.label === s && /^connected/.test(r.description))), 60000);
+    // demo/mcp-host.lock.json is committed: every tool the servers list is the reviewed one (a stale lockfile shows "N quarantined").
+    for (const s of ['everything', 'memory', 'files']) assert.doesNotMatch(servers.find((r) => r.label === s).description, /quarantined/, `${s}: the demo's lockfile is stale (mcp-host lock --workspace demo)`);
     await ui.expandRow(page, 'files', 1);
     const rows = await ui.waitForTree(page, 'the tools of files', (rs) => rs.some((r) => r.label === 'files__read_text_file'));
     const s = await ui.statusItem(page);
