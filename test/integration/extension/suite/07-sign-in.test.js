@@ -65,10 +65,11 @@ describe('sign-in to a remote server (OAuth) through the tree', function () {
     const config = vscode.workspace.getConfiguration('mcpHost');
     servers = config.get('servers');
     roles = config.get('roles');
-    // The role "full" names its servers: the remote one joins it for this test.
-    await config.update('roles', { ...roles, full: { ...roles.full, servers: [...roles.full.servers, 'tracker'] } }, vscode.ConfigurationTarget.Workspace);
     await config.update('activeRole', 'full', vscode.ConfigurationTarget.Workspace);
+    // The server first, then the role "full" (which names its servers) with it: a role naming an
+    // unknown server is invalid, and an invalid active role stops every server (fail-closed).
     await config.update('servers', { ...servers, tracker: { type: 'http', url: fixture.mcpUrl } }, vscode.ConfigurationTarget.Workspace);
+    await config.update('roles', { ...roles, full: { ...roles.full, servers: [...roles.full.servers, 'tracker'] } }, vscode.ConfigurationTarget.Workspace);
     await config.update('autoApprove', [...config.get('autoApprove'), 'tracker/echo'], vscode.ConfigurationTarget.Workspace);
   });
 

@@ -11,6 +11,8 @@ const assistantTexts = (request) => (request.messages || []).filter((m) => m.rol
 describe('resources and prompts in the editor (server-everything, role "full")', () => {
   it('the host lists every resource, template and prompt of server-everything for the role', async () => {
     const { host } = await h.hostApi();
+    // The suite before this one changed the settings: wait until server-everything is connected with its catalog.
+    await h.waitFor('server-everything connected with its resources', () => host.snapshot().resources('everything').length > 0, { timeout: 30000, describe: () => JSON.stringify(host.snapshot().server('everything')?.state) });
     const s = host.snapshot();
     assert.strictEqual(s.resources('everything').length, 7);
     assert.strictEqual(s.resourceTemplates('everything').length, 2);
