@@ -210,8 +210,9 @@ async function main() {
       name: '@mcp /servers names the file each server comes from',
       fn: async () => {
         await ui.sendChat(page, '@mcp /servers');
-        const text = await ui.waitForResponse(page, /from .vscode\/mcp\.json/);
-        assert.match(text, /dyn[\s\S]*from .mcp\.json/);
+        // The answer streams in: wait for the whole of it (both servers), not its first line.
+        const text = await ui.waitForResponse(page, /basic \(from .vscode\/mcp\.json\)[\s\S]*dyn \(from .mcp\.json\)/);
+        assert.match(text, /basic \(from .vscode\/mcp\.json\)/);
       },
     },
     {
