@@ -1,18 +1,13 @@
-import type { Implementation, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { SecretRedactor } from '../audit/secretRedactor';
 import type { ServerSettings } from '../settings/hostSettings';
 import type { ResolvedServer } from '../settings/resolveServerSettings';
 import { canonicalJson } from '../tools/definitionHash';
 import { DisposableStore, Emitter } from '../util/event';
 import { withTimeout } from '../util/withTimeout';
-import type { Logger } from '../util/logger';
 import { ConnectionState } from './connectionState';
-import type { BackoffPolicy } from './restartBackoff';
 import { ServerConnection } from './serverConnection';
-import type { ClientFeature } from './clientFeature';
-import type { ServerCalls } from '../requests/serverCalls';
-import type { LogLevelSource } from './serverLogLevel';
-import type { TransportFactory } from './serverTransport';
+import type { ServerConnectionOptions } from './serverConnectionOptions';
 
 export interface ServerStateEvent {
   readonly server: string;
@@ -30,21 +25,13 @@ export interface ResourceUpdatedEvent {
   readonly uri: string;
 }
 
-export interface ServerFleetOptions {
-  readonly resolve: (settings: ServerSettings) => Promise<ResolvedServer>;
-  readonly transports: TransportFactory;
-  readonly logger: Logger;
-  readonly clientInfo: Implementation;
-  readonly features?: readonly ClientFeature[];
-  readonly calls?: ServerCalls;
-  readonly backoff?: BackoffPolicy;
-  readonly logLevel?: LogLevelSource;
+/** What every connection of the fleet shares (passed on to each ServerConnection), and the fleet's own hooks. */
+export interface ServerFleetOptions
+  extends Pick<ServerConnectionOptions, 'resolve' | 'transports' | 'logger' | 'clientInfo' | 'features' | 'calls' | 'backoff' | 'logLevel' | 'maxMessageBytes'> {
   /** Whether servers may run at all (workspace trust). */
   readonly trusted: () => boolean;
   /** Whether the active role uses an enabled server (asked on every start and reconcile). */
   readonly wanted: (server: ServerSettings) => boolean;
-  /** `mcpHost.maxMessageBytes` as of now. */
-  readonly maxMessageBytes?: () => number;
   /**
    * Asked before every start with the resolved settings (after trust and role): undefined lets the
    * server start, a text refuses it (shown as its error). `explicit`: a person started it.
