@@ -17,7 +17,6 @@ const assert = require('assert');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { execFileSync } = require('child_process');
 const { pathToFileURL } = require('url');
 const { parseArgs } = require('util');
 const { cleanupAll } = require('../runner/cleanup');
@@ -34,11 +33,7 @@ async function main() {
   const t0 = Date.now();
   if (!fs.existsSync(path.join(REPO, 'dist', 'extension.js'))) throw new Error('dist/extension.js is missing: run "npm run build" first');
   const ws = prepareWorkspace(path.join(__dirname, 'workspace'));
-  // The reviewed lockfile a team would have committed (its paths are this checkout's, so it is made here).
-  execFileSync(process.execPath, [path.join(REPO, 'dist', 'cli.js'), 'lock', '--workspace', ws.workspace, '--yes'], {
-    env: { ...process.env, MCP_HOST_TEST_REPO: REPO, MCP_HOST_TEST_FIXTURE_LOG: path.join(ws.root, 'lock-fixture-log.jsonl'), MCP_HOST_CONFIG_DIR: path.join(ws.root, 'cli-config') },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  ui.lockWorkspace(ws);
   const f = {
     fixtureLog: ws.fixtureLog,
     modelScript: path.join(ws.root, 'model-script.json'),

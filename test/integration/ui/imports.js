@@ -23,26 +23,11 @@ const assert = require('assert');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { execFileSync, spawnSync } = require('child_process');
-const { parseArgs } = require('util');
+const { spawnSync } = require('child_process');
 const { cleanupAll } = require('../runner/cleanup');
 const { openWorkbench } = require('../runner/workbench');
 const { prepareWorkspace, REPO, SCRIPTED_MODEL } = require('../extension/run');
 const ui = require('./lib');
-
-function parseOptions(args) {
-  const { values } = parseArgs({
-    args,
-    options: {
-      screenshots: { type: 'string', default: path.join(REPO, 'docs', 'screenshots') },
-      artifacts: { type: 'string' },
-      headed: { type: 'boolean', default: false },
-      'keep-tmp': { type: 'boolean', default: false },
-      verbose: { type: 'boolean', default: false },
-    },
-  });
-  return { screenshots: path.resolve(values.screenshots), artifacts: values.artifacts && path.resolve(values.artifacts), headed: values.headed, keepTmp: values['keep-tmp'], verbose: values.verbose };
-}
 
 /** Waits for MCP Host's prompt for `${input:id}` and answers it. */
 async function answerInputPrompt(page, id, value) {
@@ -96,7 +81,7 @@ async function answerStartUp(page, { inputId, value, servers, timeout = 60000 })
 }
 
 async function main() {
-  const o = parseOptions(process.argv.slice(2));
+  const o = ui.parseSuiteOptions(process.argv.slice(2));
   const t0 = Date.now();
   if (!fs.existsSync(path.join(REPO, 'dist', 'extension.js'))) throw new Error('dist/extension.js is missing: run "npm run build" first');
   const ws = prepareWorkspace(path.join(__dirname, 'imports-workspace'), 'mcp-host-it-imports-');
@@ -112,11 +97,8 @@ async function main() {
   const cliEnv = { ...process.env, ...env, MCP_HOST_CONFIG_DIR: path.join(ws.root, 'cli-config') };
   // The reviewed lockfile a team would have committed (its paths are this checkout's, so it is made
   // here), with the secret the input of .vscode/mcp.json stands for given as the CLI takes secrets.
-  execFileSync(process.execPath, [path.join(REPO, 'dist', 'cli.js'), 'lock', '--workspace', ws.workspace, '--yes'], {
-    env: { ...cliEnv, MCP_HOST_TEST_FIXTURE_LOG: path.join(ws.root, 'lock-fixture-log.jsonl'), MCP_HOST_SECRET_FIXTURE_LOG: path.join(ws.root, 'lock-basic-log.jsonl') },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  assert.deepEqual(Object.keys(JSON.parse(fs.readFileSync(path.join(ws.workspace, 'mcp-host.lock.json'), 'utf8')).servers).sort(), ['basic', 'dyn']);
+  const lockfile = ui.lockWorkspace(ws, { MCP_HOST_SECRET_FIXTURE_LOG: path.join(ws.root, 'lock-basic-log.jsonl') });
+  assert.deepEqual(Object.keys(JSON.parse(fs.readFileSync(lockfile, 'utf8')).servers).sort(), ['basic', 'dyn']);
   assert.deepEqual(fs.readdirSync(path.join(ws.workspace, '.vscode')), ['mcp.json'], 'mcp-host lock wrote no settings.json');
   const wb = await openWorkbench({ folder: ws.workspace, extensions: [REPO, SCRIPTED_MODEL], env, headless: !o.headed, keepTmp: o.keepTmp });
   const { page } = wb;

@@ -3,15 +3,64 @@
  * Playwright helpers for driving the VS Code workbench (code-server, no smoke-test driver) as a
  * person would: the MCP Host view, the status bar, the Chat view and modal dialogs; plus a tiny
  * sequential test harness that prints mocha-like lines and the closing "N passed, N failed".
- * Used by test/integration/ui/run.js, test/integration/untrusted/run.js and scripts/demo.js checks.
+ * Used by the Playwright suites (ui/run.js, ui/imports.js, ui/walkthrough.js, ui-requests/run.js), test/integration/untrusted/run.js and the demo check;
+ * parseSuiteOptions and lockWorkspace are their shared set-up.
  */
 const fs = require('fs');
 const path = require('path');
 const crypto = require('crypto');
+const { execFileSync } = require('child_process');
+const { parseArgs } = require('util');
+
+const REPO = path.resolve(__dirname, '..', '..', '..');
 
 const VIEW_CONTAINER_LABEL = 'MCP Host';
 const SERVERS_PANE = '.pane-header[aria-label="Servers Section"]';
 const STATUS_ITEM = '[id="mcp-host-dev.mcp-host.mcpHost.role"]';
+
+// ------------------------------------------------------------------------------------------------
+// Suite set-up
+
+/** The options of a Playwright suite: --screenshots DIR (default docs/screenshots), --artifacts DIR, --headed, --keep-tmp, --verbose. */
+function parseSuiteOptions(args) {
+  const { values } = parseArgs({
+    args,
+    options: {
+      screenshots: { type: 'string', default: path.join(REPO, 'docs', 'screenshots') },
+      artifacts: { type: 'string' },
+      headed: { type: 'boolean', default: false },
+      'keep-tmp': { type: 'boolean', default: false },
+      verbose: { type: 'boolean', default: false },
+    },
+  });
+  return {
+    screenshots: path.resolve(values.screenshots),
+    artifacts: values.artifacts === undefined ? undefined : path.resolve(values.artifacts),
+    headed: values.headed,
+    keepTmp: values['keep-tmp'],
+    verbose: values.verbose,
+  };
+}
+
+/**
+ * The reviewed lockfile a team would have committed (its paths are this checkout's, so it is made
+ * here): `mcp-host lock --yes` (dist/cli.js) on a workspace of prepareWorkspace, with a CLI config
+ * folder of the run's own and the fixture servers logging aside. `env`: what the servers need
+ * besides (secrets as MCP_HOST_SECRET_*). Returns the lockfile's path.
+ */
+function lockWorkspace(ws, env = {}) {
+  execFileSync(process.execPath, [path.join(REPO, 'dist', 'cli.js'), 'lock', '--workspace', ws.workspace, '--yes'], {
+    env: {
+      ...process.env,
+      MCP_HOST_TEST_REPO: REPO,
+      MCP_HOST_TEST_FIXTURE_LOG: path.join(ws.root, 'lock-fixture-log.jsonl'),
+      MCP_HOST_CONFIG_DIR: path.join(ws.root, 'cli-config'),
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  return path.join(ws.workspace, 'mcp-host.lock.json');
+}
 
 // ------------------------------------------------------------------------------------------------
 // Files
@@ -267,6 +316,8 @@ async function screenshot(page, file, opts = {}) {
 }
 
 module.exports = {
+  parseSuiteOptions,
+  lockWorkspace,
   readJsonl,
   sleep,
   waitFor,

@@ -20,45 +20,17 @@ const assert = require('assert');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { parseArgs } = require('util');
-const { execFileSync } = require('child_process');
 const { cleanupAll } = require('../runner/cleanup');
 const { openWorkbench } = require('../runner/workbench');
 const { prepareWorkspace, REPO, SCRIPTED_MODEL } = require('../extension/run');
 const ui = require('./lib');
 
-function parseOptions(args) {
-  const { values } = parseArgs({
-    args,
-    options: {
-      screenshots: { type: 'string', default: path.join(REPO, 'docs', 'screenshots') },
-      artifacts: { type: 'string' },
-      headed: { type: 'boolean', default: false },
-      'keep-tmp': { type: 'boolean', default: false },
-      verbose: { type: 'boolean', default: false },
-    },
-  });
-  return {
-    screenshots: path.resolve(values.screenshots),
-    artifacts: values.artifacts === undefined ? undefined : path.resolve(values.artifacts),
-    headed: values.headed,
-    keepTmp: values['keep-tmp'],
-    verbose: values.verbose,
-  };
-}
-
 async function main() {
-  const o = parseOptions(process.argv.slice(2));
+  const o = ui.parseSuiteOptions(process.argv.slice(2));
   const t0 = Date.now();
   if (!fs.existsSync(path.join(REPO, 'dist', 'extension.js'))) throw new Error('dist/extension.js is missing: run "npm run build" first');
   const ws = prepareWorkspace(path.join(__dirname, 'workspace'));
-  const testEnv = { MCP_HOST_TEST_REPO: REPO, MCP_HOST_TEST_FIXTURE_LOG: path.join(ws.root, 'lock-fixture-log.jsonl') };
-  // The reviewed lockfile a team would have committed (its paths are this checkout's, so it is made here).
-  execFileSync(process.execPath, [path.join(REPO, 'dist', 'cli.js'), 'lock', '--workspace', ws.workspace, '--yes'], {
-    env: { ...process.env, ...testEnv, MCP_HOST_CONFIG_DIR: path.join(ws.root, 'cli-config') },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const lockfile = path.join(ws.workspace, 'mcp-host.lock.json');
+  const lockfile = ui.lockWorkspace(ws);
   const f = {
     fixtureLog: ws.fixtureLog,
     modelScript: path.join(ws.root, 'model-script.json'),

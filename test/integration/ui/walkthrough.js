@@ -16,25 +16,10 @@ const assert = require('assert');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { parseArgs } = require('util');
 const { cleanupAll } = require('../runner/cleanup');
 const { openWorkbench } = require('../runner/workbench');
 const { prepareWorkspace, REPO } = require('../extension/run');
 const ui = require('./lib');
-
-function parseOptions(args) {
-  const { values } = parseArgs({
-    args,
-    options: {
-      screenshots: { type: 'string', default: path.join(REPO, 'docs', 'screenshots') },
-      artifacts: { type: 'string' },
-      headed: { type: 'boolean', default: false },
-      'keep-tmp': { type: 'boolean', default: false },
-      verbose: { type: 'boolean', default: false },
-    },
-  });
-  return { screenshots: path.resolve(values.screenshots), artifacts: values.artifacts && path.resolve(values.artifacts), headed: values.headed, keepTmp: values['keep-tmp'], verbose: values.verbose };
-}
 
 /** Whether some frame of the page (the walkthrough's media webview) shows `text`. */
 async function mediaShows(page, text) {
@@ -48,7 +33,7 @@ async function mediaShows(page, text) {
 }
 
 async function main() {
-  const o = parseOptions(process.argv.slice(2));
+  const o = ui.parseSuiteOptions(process.argv.slice(2));
   const t0 = Date.now();
   if (!fs.existsSync(path.join(REPO, 'dist', 'extension.js'))) throw new Error('dist/extension.js is missing: run "npm run build" first');
   const ws = prepareWorkspace(path.join(__dirname, 'empty-workspace'), 'mcp-host-it-walkthrough-');
