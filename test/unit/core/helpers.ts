@@ -44,6 +44,15 @@ export const FAST_BACKOFF: BackoffPolicy = { initialDelayMs: 50, maxDelayMs: 400
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
+/** The records of a JSONL file (an audit file), one per non-empty line. */
+export function readAudit(file: string): Any[] {
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+}
+
 /** Polls `cond` (for things only observable by polling: files, /proc). */
 export async function waitFor(what: string, cond: () => boolean, timeoutMs = 5000): Promise<void> {
   const end = Date.now() + timeoutMs;

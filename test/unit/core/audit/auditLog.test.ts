@@ -1,17 +1,9 @@
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
 import { AuditLog, JsonlFileSink } from '../../../../src/core/audit/auditLog';
-import { useTestEnv, waitFor, type Any } from '../helpers';
+import { readAudit, useTestEnv, waitFor } from '../helpers';
 
 describe('AuditLog', () => {
   const env = useTestEnv();
-  const readAudit = (file: string): Any[] =>
-    fs
-      .readFileSync(file, 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l));
-
   it('JsonlFileSink serializes writes into whole lines', async () => {
     const file = env.file('x/y/sink.jsonl');
     const log = new AuditLog([new JsonlFileSink(file)]);

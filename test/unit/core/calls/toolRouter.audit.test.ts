@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { MemorySink } from '../../../../src/core/audit/auditLog';
-import { RecordingConfirmer, nextToolsChanged, settings, useTestEnv, withTimeout, type Any, loaded } from '../helpers';
+import { RecordingConfirmer, nextToolsChanged, readAudit, settings, useTestEnv, withTimeout, type Any, loaded } from '../helpers';
 
 /** The record's keys, plus the audit chain's `seq` and `prev` that the file sink adds to each line. */
 const CALL_KEYS = ['args', 'confirmedBy', 'definitionHash', 'durationMs', 'isError', 'kind', 'name', 'outcome', 'prev', 'result', 'role', 'seq', 'server', 'tool', 'ts'];
@@ -31,13 +31,6 @@ function expectedHash(tool: Tool): string {
 describe('McpHost: audit', function () {
   this.timeout(20_000);
   const env = useTestEnv();
-
-  const readAudit = (file: string): Any[] =>
-    fs
-      .readFileSync(file, 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l));
 
   it('writes one line per call with exactly the documented keys, for every outcome, before call() resolves', async () => {
     const auditPath = env.file('audit/calls.jsonl');
