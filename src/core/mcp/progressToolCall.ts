@@ -55,7 +55,8 @@ export async function callToolWithProgress(
     return callToolAsTask(client, name, args, { timeoutMs: o.timeoutMs, resetTimeoutOnProgress, maxTotalTimeoutMs, signal: o.signal, onProgress: o.onProgress });
   }
   const request = { method: 'tools/call', params: { name, arguments: args } } as const;
-  if (o.clocked) return client.request(request, AnyObjectSchema, { ...progressRequestOptions(o), timeout: o.timeoutMs, signal: o.signal });
+  // The clock restarts on progress and enforces the total cap itself: the SDK only carries the progress.
+  if (o.clocked) return client.request(request, AnyObjectSchema, { onprogress: progressRequestOptions(o).onprogress, timeout: o.timeoutMs, signal: o.signal });
   // The SDK enforces timeoutMs and its reset on progress; the deadline adds the total cap and a per-call signal.
   const deadline = new CallDeadline({ timeoutMs: o.timeoutMs, resetTimeoutOnProgress, maxTotalTimeoutMs, signal: o.signal, idleTimeout: false });
   try {
