@@ -398,16 +398,24 @@ async function main() {
         const input = page.locator('.interactive-input-part .monaco-editor .view-lines').first();
         // The input wraps long lines: compare without any whitespace.
         const filled = async () => /@mcp\/prompteverything\/simple-prompt/.test((await input.innerText().catch(() => '')).replace(/\s+/g, ''));
-        // A click that lands while the context menu is still laying itself out is lost (the menu stays
-        // open, nothing runs): open the menu again then, at most three times.
+        // A mouse click on the context menu's item is sometimes lost (the menu stays open with the item
+        // focused, nothing runs; seen in CI three times in a row). Hover the item until the menu has
+        // focused it, then press Enter, as a keyboard user does; open the menu again at most three times.
         for (let attempt = 1; ; attempt++) {
           await row.click({ button: 'right' });
-          await page.locator('.context-view .action-label', { hasText: /^Use in Chat$/ }).first().click();
+          const item = page.locator('.context-view .action-item', { has: page.locator('.action-label', { hasText: /^Use in Chat$/ }) }).first();
           try {
+            await item.waitFor({ timeout: 10000 });
+            await ui.waitFor('the menu item focused', async () => {
+              await item.hover().catch(() => undefined);
+              return /\bfocused\b/.test((await item.getAttribute('class').catch(() => '')) || '');
+            }, { timeout: 5000 });
+            await page.keyboard.press('Enter');
             await ui.waitFor('the query in the chat input', filled, { timeout: attempt < 3 ? 5000 : 15000 });
             break;
           } catch (e) {
             if (attempt >= 3) throw e;
+            console.log(`[ui suite] Use in Chat, attempt ${attempt}: ${e.message}; opening the menu again`);
             await page.keyboard.press('Escape');
           }
         }
