@@ -34,8 +34,18 @@ export interface ServerCandidates {
   readonly problems: readonly NamingProblem[];
 }
 
-/** One server's part of the naming: duplicates dropped, candidate names. Depends on nothing else. */
-export function serverCandidates(server: string, tools: readonly Tool[], mode: ToolNamingMode): ServerCandidates {
+const namedTool = (name: string, server: string, tool: Tool): NamedTool => ({ name, server, tool });
+
+/**
+ * One server's part of the naming: duplicates dropped, candidate names. Depends on nothing else.
+ * `make` builds each candidate (the registry makes its entries right here, one object per tool).
+ */
+export function serverCandidates(
+  server: string,
+  tools: readonly Tool[],
+  mode: ToolNamingMode,
+  make: (name: string, server: string, tool: Tool) => NamedTool = namedTool,
+): ServerCandidates {
   const problems: NamingProblem[] = [];
   const candidates: NamedTool[] = [];
   const seen = new Set<string>();
@@ -51,7 +61,7 @@ export function serverCandidates(server: string, tools: readonly Tool[], mode: T
       continue;
     }
     seen.add(tool.name);
-    candidates.push({ name: candidateName(mode, server, tool.name), server, tool });
+    candidates.push(make(candidateName(mode, server, tool.name), server, tool));
   }
   return { candidates, problems };
 }

@@ -38,11 +38,20 @@ export class ToolRegistry {
   private readonly toolsByServer = new Map<string, readonly Tool[]>();
   private readonly historyByServer = new Map<string, ToolsChangedEvent[]>();
   private byName = new Map<string, RegistryEntry>();
-  private ordered: readonly RegistryEntry[] = [];
-  private _problems: readonly NamingProblem[] = [];
+  /** Each named server's entries, in its list's order. */
+  private entriesByServer = new Map<string, readonly Entry[]>();
+  /** All entries in settings order; made again from entriesByServer when asked for after a change. */
+  private ordered?: readonly RegistryEntry[];
+  private _problems?: readonly NamingProblem[];
   private hashes = new WeakMap<Tool, string>();
   /** Each server's candidate names, kept while its list and the naming mode stay the same. */
   private readonly candidatesByServer = new Map<string, { tools: readonly Tool[]; mode: ToolNamingMode; result: ServerCandidates }>();
+  /**
+   * Every name is its tool's candidate name (no two tools wanted the same one): then one server's
+   * new list renames only that server's tools, in time of its own list, not of the whole registry.
+   * False after a naming with a collision: the next change settles everything again.
+   */
+  private unique = false;
 
   constructor(
     private mode: ToolNamingMode,
@@ -66,7 +75,7 @@ export class ToolRegistry {
         this.historyByServer.set(server, history);
       }
     }
-    this.rebuild();
+    this.rebuild(server);
     if (event) this._onDidChangeToolList.fire(event);
     return event;
   }
@@ -75,7 +84,7 @@ export class ToolRegistry {
   removeServer(server: string, keepHistory = true): void {
     const had = this.toolsByServer.delete(server);
     if (!keepHistory) this.historyByServer.delete(server);
-    if (had) this.rebuild();
+    if (had) this.rebuild(server);
   }
 
   configure(mode: ToolNamingMode, serverOrder: readonly string[]): void {
@@ -92,14 +101,21 @@ export class ToolRegistry {
 
   /** Find the entry of a server's tool by original name. */
   find(server: string, tool: string): RegistryEntry | undefined {
-    return this.ordered.find((e) => e.server === server && e.tool.name === tool);
+    return this.entriesByServer.get(server)?.find((e) => e.tool.name === tool);
   }
 
   entries(): readonly RegistryEntry[] {
+    if (!this.ordered) {
+      const ordered: RegistryEntry[] = [];
+      for (const server of this.serverOrder) for (const e of this.entriesByServer.get(server) ?? []) ordered.push(e);
+      this.ordered = ordered;
+    }
     return this.ordered;
   }
 
   problems(): readonly NamingProblem[] {
+    // Only ever unset while every candidate name is unique: then the problems are the servers' own.
+    this._problems ??= this.serverOrder.flatMap((server) => this.candidates(server)?.problems ?? []);
     return this._problems;
   }
 
@@ -112,33 +128,104 @@ export class ToolRegistry {
     this._onDidChangeToolList.dispose();
   }
 
-  private rebuild(): void {
-    // Only a server whose list changed gets its candidate names again; the cross-server part
-    // (collisions) is always settled over everything, so names never depend on what changed last.
-    const perServer: ServerCandidates[] = [];
-    for (const server of this.serverOrder) {
-      const list = this.toolsByServer.get(server);
-      if (!list) continue;
-      let cached = this.candidatesByServer.get(server);
-      if (!cached || cached.tools !== list || cached.mode !== this.mode) {
-        cached = { tools: list, mode: this.mode, result: serverCandidates(server, list, this.mode) };
-        this.candidatesByServer.set(server, cached);
-      }
-      perServer.push(cached.result);
-    }
-    for (const s of [...this.candidatesByServer.keys()]) if (!this.toolsByServer.has(s)) this.candidatesByServer.delete(s);
-    const { tools, problems } = resolveNames(perServer, this.mode);
-    const byName = new Map<string, RegistryEntry>();
-    const ordered: RegistryEntry[] = [];
-    for (const t of tools) {
-      const entry = new Entry(t.name, t.server, t.tool, this.hashes);
-      byName.set(t.name, entry);
-      ordered.push(entry);
-    }
-    this.byName = byName;
-    this.ordered = ordered;
-    this._problems = problems;
+  private rebuild(changed?: string): void {
+    if (changed === undefined || !this.renameOne(changed)) this.renameAll();
     this._onDidChange.fire();
+  }
+
+  /** A server's candidate names (as entries), made again only when its list or the naming mode changed. */
+  private candidates(server: string): ServerCandidates | undefined {
+    const list = this.toolsByServer.get(server);
+    if (!list) return undefined;
+    let cached = this.candidatesByServer.get(server);
+    if (!cached || cached.tools !== list || cached.mode !== this.mode) {
+      cached = { tools: list, mode: this.mode, result: serverCandidates(server, list, this.mode, this.makeEntry) };
+      this.candidatesByServer.set(server, cached);
+    }
+    return cached.result;
+  }
+
+  private readonly makeEntry = (name: string, server: string, tool: Tool): Entry => new Entry(name, server, tool, this.hashes);
+
+  /**
+   * Every name settled over every server (collisions are always settled over everything, so names
+   * never depend on what changed last). Most registries have no collision at all: then every
+   * candidate is its own entry and one map of names is all there is to build.
+   */
+  private renameAll(): void {
+    for (const s of [...this.candidatesByServer.keys()]) if (!this.toolsByServer.has(s)) this.candidatesByServer.delete(s);
+    const perServer: ServerCandidates[] = [];
+    const byName = new Map<string, RegistryEntry>();
+    const byServer = new Map<string, readonly Entry[]>();
+    let unique = true;
+    for (const server of this.serverOrder) {
+      const c = this.candidates(server);
+      if (!c) continue;
+      perServer.push(c);
+      if (!unique) continue;
+      for (const e of c.candidates as readonly Entry[]) {
+        if (byName.has(e.name)) {
+          unique = false;
+          break;
+        }
+        byName.set(e.name, e);
+      }
+      if (c.candidates.length) byServer.set(server, c.candidates as readonly Entry[]);
+    }
+    this.unique = unique;
+    if (unique) {
+      this.byName = byName;
+      this.entriesByServer = byServer;
+      this.ordered = undefined;
+      this._problems = undefined;
+      return;
+    }
+    const { tools, problems } = resolveNames(perServer, this.mode);
+    const all = new Map<string, RegistryEntry>();
+    const ordered: Entry[] = [];
+    const grouped = new Map<string, Entry[]>();
+    for (const t of tools) {
+      const entry = t instanceof Entry ? t : new Entry(t.name, t.server, t.tool, this.hashes);
+      all.set(entry.name, entry);
+      ordered.push(entry);
+      const g = grouped.get(entry.server);
+      if (g) g.push(entry);
+      else grouped.set(entry.server, [entry]);
+    }
+    this.byName = all;
+    this.ordered = ordered;
+    this.entriesByServer = grouped;
+    this._problems = problems;
+  }
+
+  /**
+   * One server's list changed while every name is its candidate name: swap that server's entries.
+   * Exactly what renameAll would give, as long as the new names meet no other tool's; when one
+   * does, returns false (and renameAll settles the collision).
+   */
+  private renameOne(server: string): boolean {
+    if (!this.unique) return false;
+    if (!this.toolsByServer.has(server)) this.candidatesByServer.delete(server);
+    const next = this.serverOrder.includes(server) ? this.candidates(server) : undefined;
+    const entries = (next?.candidates ?? []) as readonly Entry[];
+    const before = this.entriesByServer.get(server) ?? [];
+    for (const e of before) this.byName.delete(e.name);
+    for (let i = 0; i < entries.length; i++) {
+      const e = entries[i];
+      if (this.byName.has(e.name)) {
+        // Put the map back as it was before giving the job to renameAll (it builds its own map,
+        // but nothing must see a half-swapped one in between).
+        for (let j = 0; j < i; j++) this.byName.delete(entries[j].name);
+        for (const b of before) this.byName.set(b.name, b);
+        return false;
+      }
+      this.byName.set(e.name, e);
+    }
+    if (entries.length) this.entriesByServer.set(server, entries);
+    else this.entriesByServer.delete(server);
+    this.ordered = undefined;
+    this._problems = undefined;
+    return true;
   }
 }
 
