@@ -1,7 +1,7 @@
 import type { RuleAction, RuleSettings } from '../settings/hostSettings';
 import type { Logger } from '../util/logger';
 import { ruleEnvironment } from './celFunctions';
-import { compileGlobs, toolKey, type Matcher } from './globMatcher';
+import { compileToolGlobs, toolKey, type ToolMatcher } from './globMatcher';
 import { compileCondition, type CompiledCondition } from './ruleCondition';
 
 /** The rule that decided a call, as the dialog, the CLI prompt, the model's denial text and the audit name it. */
@@ -25,7 +25,7 @@ const STRENGTH: Record<RuleAction, number> = { allow: 1, confirm: 2, deny: 3 };
 
 interface CompiledRule {
   readonly settings: RuleSettings;
-  readonly matches: Matcher;
+  readonly matches: ToolMatcher;
   readonly condition?: CompiledCondition;
 }
 
@@ -47,7 +47,7 @@ export class ArgumentRules {
     const env = rules.some((r) => r.when !== undefined && !r.broken) ? ruleEnvironment(context.workspaceFolder) : undefined;
     this.rules = rules.map((r) => ({
       settings: r,
-      matches: compileGlobs(r.tools),
+      matches: compileToolGlobs(r.tools),
       ...(r.when !== undefined && !r.broken && env ? { condition: compileCondition(r.when, env) } : {}),
     }));
   }
@@ -58,15 +58,13 @@ export class ArgumentRules {
 
   /** Whether any rule names this tool (the tree and /tools say "rules apply"). */
   covers(server: string, tool: string): boolean {
-    const key = toolKey(server, tool);
-    return this.rules.some((r) => r.matches(key));
+    return this.rules.some((r) => r.matches(server, tool));
   }
 
   judge(server: string, tool: string, args: Record<string, unknown>): RuleRuling {
-    const key = toolKey(server, tool);
     let best: RuleHit | undefined;
     for (const rule of this.rules) {
-      if (!rule.matches(key)) continue;
+      if (!rule.matches(server, tool)) continue;
       const hit = this.evaluate(rule, server, tool, args);
       if (hit && (!best || STRENGTH[hit.action] > STRENGTH[best.action])) best = hit;
       if (best?.action === 'deny') break;

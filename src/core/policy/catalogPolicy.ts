@@ -1,6 +1,6 @@
 import picomatch from 'picomatch';
 import type { RoleSettings } from '../settings/hostSettings';
-import { compileGlobs, toolKey, type Matcher } from './globMatcher';
+import { compileToolGlobs, type ToolMatcher } from './globMatcher';
 
 type ResourceMatcher = (server: string, uri: string) => boolean;
 
@@ -11,11 +11,11 @@ type ResourceMatcher = (server: string, uri: string) => boolean;
  */
 export class CatalogPolicy {
   private readonly resources: ResourceMatcher;
-  private readonly prompts: Matcher;
+  private readonly prompts: ToolMatcher;
 
   constructor(role: RoleSettings | undefined) {
     this.resources = role ? compileResourceGlobs(role.resources ?? []) : () => true;
-    this.prompts = role ? compileGlobs(role.prompts ?? []) : () => true;
+    this.prompts = role ? compileToolGlobs(role.prompts ?? []) : () => true;
   }
 
   allowsResource(server: string, uri: string): boolean {
@@ -23,7 +23,7 @@ export class CatalogPolicy {
   }
 
   allowsPrompt(server: string, prompt: string): boolean {
-    return this.prompts(toolKey(server, prompt));
+    return this.prompts(server, prompt);
   }
 }
 

@@ -1,5 +1,5 @@
 import type { HostSettings, RoleSettings } from '../settings/hostSettings';
-import { compileGlobs, toolKey, type Matcher } from './globMatcher';
+import { compileToolGlobs, type ToolMatcher } from './globMatcher';
 
 export type ConfirmationRule = 'ask' | 'auto';
 
@@ -9,17 +9,16 @@ export type ConfirmationRule = 'ask' | 'auto';
  * Default is to ask; `autoApprove` (role or global) lets a call run; `confirm` always wins.
  */
 export class ConfirmationPolicy {
-  private readonly autoApprove: Matcher;
-  private readonly confirm: Matcher;
+  private readonly autoApprove: ToolMatcher;
+  private readonly confirm: ToolMatcher;
 
   constructor(global: Pick<HostSettings, 'autoApprove' | 'confirm'>, role?: RoleSettings) {
-    this.autoApprove = compileGlobs([...global.autoApprove, ...(role?.autoApprove ?? [])]);
-    this.confirm = compileGlobs([...global.confirm, ...(role?.confirm ?? [])]);
+    this.autoApprove = compileToolGlobs([...global.autoApprove, ...(role?.autoApprove ?? [])]);
+    this.confirm = compileToolGlobs([...global.confirm, ...(role?.confirm ?? [])]);
   }
 
   rule(server: string, tool: string): ConfirmationRule {
-    const key = toolKey(server, tool);
-    if (this.confirm(key)) return 'ask';
-    return this.autoApprove(key) ? 'auto' : 'ask';
+    if (this.confirm(server, tool)) return 'ask';
+    return this.autoApprove(server, tool) ? 'auto' : 'ask';
   }
 }

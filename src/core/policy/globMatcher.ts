@@ -22,6 +22,46 @@ export function compileGlobs(patterns: readonly string[]): Matcher {
   return (s) => matchers.some((m) => m(s));
 }
 
+/** Matches a server's tool (or prompt) against `server/tool` globs without building the key first. */
+export type ToolMatcher = (server: string, tool: string) => boolean;
+
+/**
+ * compileGlobs for a server and a tool name given apart (the role filter, confirmation rules,
+ * argument rules): the usual shapes test the two names as they are, and only the other patterns
+ * (or unusual names: empty, a "/" in the server, a backslash on Windows) build the `server/tool` key.
+ */
+export function compileToolGlobs(patterns: readonly string[]): ToolMatcher {
+  const compiled: { regex: Matcher; parts?: readonly [SegmentTest, SegmentTest] }[] = [];
+  for (const p of patterns) {
+    try {
+      compiled.push({ regex: compileGlob(p), parts: simpleParts(p) });
+    } catch {
+      // validated earlier; never let a bad pattern widen access
+    }
+  }
+  if (compiled.length === 0) return () => false;
+  // Calls come server by server (the registry's order): the server's check is kept for the next.
+  let lastServer: string | undefined;
+  let usualServer = false;
+  return (server, tool) => {
+    if (server !== lastServer) {
+      lastServer = server;
+      usualServer = server !== '' && !server.includes('/') && !(WINDOWS && server.includes('\\'));
+    }
+    const usual = usualServer && tool !== '' && !(WINDOWS && tool.includes('\\'));
+    let key: string | undefined;
+    for (const c of compiled) {
+      if (usual && c.parts) {
+        if (c.parts[0](server, 0, server.length) && c.parts[1](tool, 0, tool.length)) return true;
+        continue;
+      }
+      key ??= toolKey(server, tool);
+      if (c.regex(key)) return true;
+    }
+    return false;
+  };
+}
+
 const WINDOWS = process.platform === 'win32';
 const OPTIONS = { dot: true, nonegate: true, windows: WINDOWS };
 
@@ -33,13 +73,69 @@ const OPTIONS = { dot: true, nonegate: true, windows: WINDOWS };
  */
 function compileGlob(glob: string): Matcher {
   const re = picomatch.makeRe(glob, OPTIONS);
-  return (input) => {
+  const regex: Matcher = (input) => {
     if (input === '') return false;
     if (input === glob) return true;
     const s = WINDOWS ? input.replace(/\\/g, '/') : input;
     return s === glob || re.test(s);
   };
+  return simpleGlob(glob, regex) ?? regex;
 }
+
+/** A literal segment that picomatch reads as itself: no glob syntax, no leading dot, no separator. */
+const LITERAL = /^[A-Za-z0-9_\-:@=,~%+][A-Za-z0-9_\-:@=,~%+.]*$/;
+
+/** Whether `input[from, to)` matches one segment of a pattern (no string is cut out of the key). */
+type SegmentTest = (input: string, from: number, to: number) => boolean;
+
+/**
+ * The shapes nearly every setting uses (`*\/*`, `kb/*`, `*\/get_*`, `orders/get_*`, `kb/search`),
+ * matched with string comparisons instead of the regex: the role filter and confirmation rule run
+ * for every tool whenever the tool list is built (a quarter of a 25,000-tool build went to regexes).
+ * Exactly picomatch's answer (test/unit/core/policy/globMatcher.test.ts compares them): a `*`
+ * segment is any non-empty segment but "." and ".."; `get_*` any segment starting "get_". Only
+ * keys of the usual form (one "/", both sides non-empty; on Windows no backslash, which picomatch
+ * reads as "/" there) take this path; any other input, and any other pattern, goes through the regex.
+ */
+function simpleGlob(glob: string, regex: Matcher): Matcher | undefined {
+  const parts = simpleParts(glob);
+  if (!parts) return undefined;
+  const [server, tool] = parts;
+  return (input) => {
+    const at = input.indexOf('/');
+    if (at <= 0 || at === input.length - 1 || input.indexOf('/', at + 1) >= 0 || (WINDOWS && input.includes('\\'))) return regex(input);
+    return server(input, 0, at) && tool(input, at + 1, input.length);
+  };
+}
+
+/** The server and tool tests of a pattern of one of the usual shapes; undefined for any other. */
+function simpleParts(glob: string): readonly [SegmentTest, SegmentTest] | undefined {
+  const slash = glob.indexOf('/');
+  if (slash < 0 || glob.indexOf('/', slash + 1) >= 0) return undefined;
+  const server = segmentTest(glob.slice(0, slash));
+  const tool = segmentTest(glob.slice(slash + 1));
+  return server && tool ? [server, tool] : undefined;
+}
+
+function segmentTest(part: string): SegmentTest | undefined {
+  if (part === '*') {
+    return (input, from, to) => to - from > 2 || input.charCodeAt(from) !== DOT || (to - from === 2 && input.charCodeAt(from + 1) !== DOT);
+  }
+  if (LITERAL.test(part)) return (input, from, to) => to - from === part.length && startsAt(input, part, from);
+  if (part.endsWith('*') && LITERAL.test(part.slice(0, -1))) {
+    const prefix = part.slice(0, -1);
+    return (input, from, to) => to - from >= prefix.length && startsAt(input, prefix, from);
+  }
+  return undefined;
+}
+
+/** `input.startsWith(prefix, from)`, as a loop V8 inlines (the built-in with a position is a call each time). */
+function startsAt(input: string, prefix: string, from: number): boolean {
+  for (let i = 0; i < prefix.length; i++) if (input.charCodeAt(from + i) !== prefix.charCodeAt(i)) return false;
+  return true;
+}
+
+const DOT = 0x2e;
 
 /**
  * The `server/tool` string patterns are matched against. A `/` in a tool name (MCP allows it, for

@@ -1,21 +1,21 @@
 import type { RoleSettings, ServerSettings } from '../settings/hostSettings';
-import { compileGlobs, toolKey, type Matcher } from './globMatcher';
+import { compileToolGlobs, type ToolMatcher } from './globMatcher';
 
 /**
  * Which servers a role starts and which tools its model may see and call.
  * "Connect to all tools, hand the model only this role's": the same check runs when listing and when calling.
  */
 export class RolePolicy {
-  private readonly include: Matcher;
-  private readonly exclude: Matcher;
+  private readonly include: ToolMatcher;
+  private readonly exclude: ToolMatcher;
   private readonly serverSet: ReadonlySet<string>;
 
   constructor(
     readonly role: RoleSettings | undefined,
     servers: readonly ServerSettings[],
   ) {
-    this.include = compileGlobs(role ? role.tools : ['*/*']);
-    this.exclude = compileGlobs(role ? role.exclude : []);
+    this.include = compileToolGlobs(role ? role.tools : ['*/*']);
+    this.exclude = compileToolGlobs(role ? role.exclude : []);
     const enabled = servers.filter((s) => s.enabled).map((s) => s.name);
     this.serverSet = new Set(role?.servers ? enabled.filter((s) => role.servers!.includes(s)) : enabled);
   }
@@ -35,7 +35,6 @@ export class RolePolicy {
 
   allows(server: string, tool: string): boolean {
     if (!this.serverSet.has(server)) return false;
-    const key = toolKey(server, tool);
-    return this.include(key) && !this.exclude(key);
+    return this.include(server, tool) && !this.exclude(server, tool);
   }
 }
