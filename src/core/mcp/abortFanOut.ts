@@ -1,10 +1,12 @@
+import { CallAbortController } from '../util/callAbort';
+
 /**
  * Per-call abort signals linked to a caller's signal with one listener per caller signal, however
  * many calls share it: an agent (or a session) that runs many calls at once with one Stop would
  * otherwise pile a listener per call on it (MaxListenersExceededWarning past 10). A call's link is
  * removed when it settles, and the caller's listener with the last one.
  */
-const links = new WeakMap<AbortSignal, { readonly calls: Set<AbortController>; readonly onAbort: () => void }>();
+const links = new WeakMap<AbortSignal, { readonly calls: Set<CallAbortController>; readonly onAbort: () => void }>();
 
 export interface LinkedAbort {
   /** Aborted when the caller's signal is (with its reason); undefined without a caller signal. */
@@ -17,14 +19,14 @@ const NOTHING: LinkedAbort = { signal: undefined, unlink: () => undefined };
 
 export function linkAbort(caller: AbortSignal | undefined): LinkedAbort {
   if (!caller) return NOTHING;
-  const own = new AbortController();
+  const own = new CallAbortController();
   if (caller.aborted) {
     own.abort(caller.reason);
     return { signal: own.signal, unlink: () => undefined };
   }
   let link = links.get(caller);
   if (!link) {
-    const calls = new Set<AbortController>();
+    const calls = new Set<CallAbortController>();
     const onAbort = () => {
       links.delete(caller);
       for (const c of calls) c.abort(caller.reason);

@@ -1,4 +1,5 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { CallAbortController } from '../util/callAbort';
 import type { Disposable } from '../util/event';
 
 /** The longest timer Node keeps (≈24.8 days); the SDK's own timeout is set to it and never fires first. */
@@ -38,7 +39,7 @@ export class ServerCalls {
    * aborts the call with its reason; the link is removed when the call ends.
    */
   begin(server: string, tool: string, timeoutMs: number, signal?: AbortSignal, resetOnProgress = false, maxTotalMs?: number): OpenCall {
-    const deadline = new AbortController();
+    const deadline = new CallAbortController();
     const capAt = resetOnProgress && maxTotalMs !== undefined ? performance.now() + maxTotalMs : Infinity;
     let remaining = timeoutMs;
     let startedAt = 0;
