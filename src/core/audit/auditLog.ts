@@ -10,9 +10,14 @@ import type { AuditRecord } from './auditRecord';
 /** How long after a record its file's head is written (records in between share one head write). */
 const HEAD_DELAY_MS = 200;
 
+export interface WriteOptions {
+  /** Other records are coming in this turn of the event loop (calls in flight): they may be written together. */
+  readonly together?: boolean;
+}
+
 /** Where audit records go. */
 export interface AuditSink {
-  write(record: AuditRecord): Promise<void>;
+  write(record: AuditRecord, o?: WriteOptions): Promise<void>;
   dispose?(): void;
 }
 
@@ -37,6 +42,8 @@ export class JsonlFileSink implements AuditSink {
   private prev = GENESIS;
   private prevFile?: string;
   private headTimer?: NodeJS.Timeout;
+  /** Records waiting for the end of this turn of the event loop (see write). */
+  private batch?: { readonly json: string; resolve(): void; reject(e: unknown): void }[];
   /** The file's last line is not a chained record. */
   private unchained = false;
 
@@ -46,23 +53,89 @@ export class JsonlFileSink implements AuditSink {
     private readonly recheckMs = 1000,
   ) {}
 
-  async write(record: AuditRecord): Promise<void> {
+  /**
+   * `together`: other calls are in flight, whose records will come in this turn of the event loop
+   * too: the record waits for them, and all are written with one fstat and one write just before
+   * the next turn. Otherwise it is written at once (with any that wait). Either way the promise
+   * settles once the record's line is in the file.
+   */
+  write(record: AuditRecord, o?: WriteOptions): Promise<void> {
     const json = JSON.stringify(record);
+    if (o?.together) {
+      if (!this.batch) {
+        this.batch = [];
+        setImmediate(() => this.flushBatch());
+      }
+      const batch = this.batch;
+      return new Promise((resolve, reject) => batch.push({ json, resolve, reject }));
+    }
+    const waiting = this.batch;
+    this.batch = undefined;
+    try {
+      this.append(waiting ? [...waiting.map((b) => b.json), json] : [json]);
+    } catch (e) {
+      for (const b of waiting ?? []) b.reject(e);
+      return Promise.reject(e);
+    }
+    for (const b of waiting ?? []) b.resolve();
+    return Promise.resolve();
+  }
+
+  private flushBatch(): void {
+    const batch = this.batch;
+    this.batch = undefined;
+    if (!batch?.length) return;
+    try {
+      this.append(batch.map((b) => b.json));
+    } catch (e) {
+      for (const b of batch) b.reject(e);
+      return;
+    }
+    for (const b of batch) b.resolve();
+  }
+
+  /** Write these records' lines, chained, in one write (one per file when the file rotates between them). */
+  private append(jsons: readonly string[]): void {
+    try {
+      this.appendLines(jsons);
+    } catch (e) {
+      // The chain's state may be ahead of the file now: read it from the file's end next time.
+      this.size = -1;
+      throw e;
+    }
+  }
+
+  private appendLines(jsons: readonly string[]): void {
     let fd = this.open();
     // Another host appending to this file (the editor and a CLI call): pick up where the file ends.
-    // An fstat per record (~1.5 µs) is what keeps their lines in one chain; checking less often broke it.
+    // An fstat per write (~1.5 µs) is what keeps their lines in one chain; checking less often broke it.
     if (fstatSync(fd).size !== this.size) this.resync(fd);
-    let buf = this.line(json, this.size === 0);
-    if (this.size > 0 && this.size + buf.length > this.maxBytes) {
-      fd = this.rotate();
-      buf = this.line(json, true);
+    const lines: Buffer[] = [];
+    let bytes = 0;
+    for (const json of jsons) {
+      let buf = this.line(json, this.size + bytes === 0);
+      if (this.size + bytes > 0 && this.size + bytes + buf.length > this.maxBytes) {
+        this.writeLines(fd, lines, bytes);
+        lines.length = 0;
+        bytes = 0;
+        fd = this.rotate();
+        buf = this.line(json, true);
+      }
+      lines.push(buf);
+      bytes += buf.length;
+      this.prev = hashLine(buf.subarray(0, buf.length - 1));
+      this.seq++;
     }
+    this.writeLines(fd, lines, bytes);
+    this.headTimer ??= setTimeout(() => this.writeHead(), HEAD_DELAY_MS).unref();
+  }
+
+  private writeLines(fd: number, lines: readonly Buffer[], bytes: number): void {
+    if (lines.length === 0) return;
+    const buf = lines.length === 1 ? lines[0] : Buffer.concat(lines, bytes);
     let offset = 0;
     while (offset < buf.length) offset += writeSync(fd, buf, offset, buf.length - offset);
     this.size += buf.length;
-    this.prev = hashLine(buf.subarray(0, buf.length - 1));
-    this.seq++;
-    this.headTimer ??= setTimeout(() => this.writeHead(), HEAD_DELAY_MS).unref();
   }
 
   /** The record's line, chained to the line before, encoded once. */
@@ -72,6 +145,7 @@ export class JsonlFileSink implements AuditSink {
   }
 
   dispose(): void {
+    this.flushBatch();
     if (this.fd !== undefined) {
       this.writeHead();
       try {
@@ -189,10 +263,10 @@ export class AuditLog {
     this.sinks = this.file ? [...this.extraSinks, this.file] : this.extraSinks;
   }
 
-  async record(record: AuditRecord): Promise<void> {
+  async record(record: AuditRecord, o?: WriteOptions): Promise<void> {
     await Promise.all(
       this.sinks.map((s) =>
-        s.write(record).catch((e: unknown) => {
+        s.write(record, o).catch((e: unknown) => {
           const where = s instanceof JsonlFileSink ? ` to ${s.path}` : '';
           this.logger?.error(`audit: could not write a record${where}: ${e instanceof Error ? e.message : String(e)}`);
         }),

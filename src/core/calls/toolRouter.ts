@@ -86,7 +86,19 @@ export class ToolRouter {
     this.confirmations = new ConfirmationQueue(options.confirmer, options.policies.approvals, options.logger);
   }
 
+  /** Calls between their start and their audit record: more than one, and records may be written together. */
+  private inFlight = 0;
+
   async call(request: ToolCallRequest): Promise<ToolCallResult> {
+    this.inFlight++;
+    try {
+      return await this.route(request);
+    } finally {
+      this.inFlight--;
+    }
+  }
+
+  private async route(request: ToolCallRequest): Promise<ToolCallResult> {
     const started = performance.now();
     const { registry, servers, policies } = this.options;
     const policy = policies.current;
@@ -232,7 +244,9 @@ export class ToolRouter {
       modelText,
       ...(base.rule ? { rule: base.rule } : {}),
     };
-    // The record is written before the result is returned.
+    // The record is written before the result is returned (with the records of calls finishing
+    // meanwhile when others are in flight: one write for all of them).
+    const together = this.inFlight > 1;
     await this.options.audit.record({
       kind: 'call',
       ts: new Date().toISOString(),
@@ -248,7 +262,7 @@ export class ToolRouter {
       result: summarize(modelText),
       definitionHash: entry?.definitionHash ?? null,
       ...(base.rule ? { rule: base.rule } : {}),
-    });
+    }, { together });
     this.options.logger.info(`call ${base.name} → ${r.outcome} in ${durationMs} ms${result.confirmedBy ? ` (confirmed by ${result.confirmedBy})` : ''}`);
     return result;
   }

@@ -144,6 +144,41 @@ describe('audit chain: verify finds any single line altered, removed or inserted
     assert.ok(verifyAuditFiles([file]).ok, JSON.stringify(verifyAuditFiles([file])));
   });
 
+  it('records that come together (calls finishing at once) are written together, in order, each promise settling once its line is in the file', async () => {
+    const file = env.file('audit.jsonl');
+    const sink = new JsonlFileSink(file);
+    const writes = Array.from({ length: 50 }, (_, i) => sink.write(record(i + 1), { together: true }));
+    // They wait for the end of this turn of the event loop, then go in one write.
+    assert.equal(fs.existsSync(file) ? lines(file).length : 0, 0);
+    const settled: number[] = [];
+    await Promise.all(writes.map((w, i) => w.then(() => settled.push(lines(file).length > i ? i : -1))));
+    assert.ok(settled.every((i) => i >= 0), 'no promise settled before its line was written');
+    assert.deepEqual(lines(file).map((l) => JSON.parse(l).seq), Array.from({ length: 50 }, (_, i) => i + 1));
+    assert.ok(verifyAuditFiles([file]).ok, JSON.stringify(verifyAuditFiles([file])));
+    // A record written at once takes the waiting ones with it, before itself; dispose writes what waits.
+    const waiting = sink.write(record(51), { together: true });
+    const alone = sink.write(record(52));
+    assert.deepEqual(lines(file).map((l) => JSON.parse(l).durationMs).slice(-2), [51, 52]);
+    const left = sink.write(record(53), { together: true });
+    sink.dispose();
+    await Promise.all([waiting, alone, left]);
+    assert.deepEqual(lines(file).map((l) => JSON.parse(l).seq).slice(-3), [51, 52, 53]);
+    assert.ok(verifyAuditFiles([file]).ok);
+  });
+
+  it('a batch that crosses the size limit rotates between two of its records; the chain goes on in the new file', async () => {
+    const file = env.file('audit.jsonl');
+    const one = Buffer.byteLength(JSON.stringify(record(1))) + 120;
+    const sink = new JsonlFileSink(file, one * 3);
+    await Promise.all(Array.from({ length: 8 }, (_, i) => sink.write(record(i + 1), { together: true })));
+    sink.dispose();
+    const files = [...rotatedFiles(file), file];
+    assert.ok(files.length >= 3, `${files.length} files`);
+    assert.deepEqual(files.flatMap((f) => lines(f).map((l) => JSON.parse(l).seq)), [1, 2, 3, 4, 5, 6, 7, 8]);
+    const r = verifyAuditFiles(files);
+    assert.ok(r.ok, JSON.stringify(r));
+  });
+
   it('a file written before records were chained is moved aside; the new file names it and starts the chain', async () => {
     const file = env.file('audit.jsonl');
     fs.writeFileSync(file, JSON.stringify(record(1)) + '\n' + JSON.stringify(record(2)) + '\n');
