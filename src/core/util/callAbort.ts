@@ -31,8 +31,20 @@ interface AbortEvent {
 class CallSignal {
   aborted = false;
   reason: unknown = undefined;
-  onabort: ((event: AbortEvent) => void) | null = null;
   private listeners: AbortListener[] = [];
+  private handler: ((event: AbortEvent) => void) | null = null;
+  /** `onabort` runs in the order it was first set among the listeners, as EventTarget's attribute does. */
+  private readonly handlerListener = (event: AbortEvent) => this.handler?.call(this, event);
+
+  get onabort(): ((event: AbortEvent) => void) | null {
+    return this.handler;
+  }
+
+  set onabort(handler: ((event: AbortEvent) => void) | null) {
+    if (handler && !this.handler) this.addEventListener('abort', this.handlerListener);
+    if (!handler) this.removeEventListener('abort', this.handlerListener);
+    this.handler = handler;
+  }
 
   throwIfAborted(): void {
     if (this.aborted) throw this.reason;
@@ -57,7 +69,7 @@ class CallSignal {
     const event: AbortEvent = { type: 'abort', target: this };
     const listeners = this.listeners;
     this.listeners = [];
-    for (const l of this.onabort ? [this.onabort, ...listeners] : listeners) {
+    for (const l of listeners) {
       try {
         if (typeof l === 'function') l.call(this, event);
         else l.handleEvent(event);
