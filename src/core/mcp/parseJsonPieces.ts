@@ -27,6 +27,9 @@ const MAX_DEPTH = 2000;
 class PieceParser {
   private pi = 0;
   private ci = 0;
+  /** The next backslash at or after ci in piece escapePiece (-1: none), kept from string to string. */
+  private escapePiece = -1;
+  private escape = -1;
 
   constructor(private readonly pieces: readonly string[]) {}
 
@@ -148,7 +151,9 @@ class PieceParser {
         smallLength = 0;
       }
     };
-    // Where the next quote of the current piece is (searched once per piece, not once per escape).
+    // Where the next quote and the next backslash of the current piece are (searched again only
+    // once passed: a message given as one 50 MB piece has no backslash at all, and looking for
+    // one from every string would read the rest of the message each time).
     let quotePiece = -1;
     let quote = -1;
     for (;;) {
@@ -158,7 +163,11 @@ class PieceParser {
         quotePiece = this.pi;
         quote = piece.indexOf('"', this.ci);
       }
-      const escape = piece.indexOf('\\', this.ci);
+      if (this.escapePiece !== this.pi || (this.escape !== -1 && this.escape < this.ci)) {
+        this.escapePiece = this.pi;
+        this.escape = piece.indexOf('\\', this.ci);
+      }
+      const escape = this.escape;
       const end = quote === -1 ? (escape === -1 ? piece.length : escape) : escape === -1 ? quote : Math.min(quote, escape);
       if (end > this.ci) add(this.ci === 0 && end === piece.length ? piece : piece.slice(this.ci, end));
       if (end === piece.length) {
