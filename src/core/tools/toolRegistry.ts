@@ -208,19 +208,19 @@ export class ToolRegistry {
     if (!this.toolsByServer.has(server)) this.candidatesByServer.delete(server);
     const next = this.serverOrder.includes(server) ? this.candidates(server) : undefined;
     const entries = (next?.candidates ?? []) as readonly Entry[];
-    const before = this.entriesByServer.get(server) ?? [];
-    for (const e of before) this.byName.delete(e.name);
-    for (let i = 0; i < entries.length; i++) {
-      const e = entries[i];
-      if (this.byName.has(e.name)) {
-        // Put the map back as it was before giving the job to renameAll (it builds its own map,
-        // but nothing must see a half-swapped one in between).
-        for (let j = 0; j < i; j++) this.byName.delete(entries[j].name);
-        for (const b of before) this.byName.set(b.name, b);
-        return false;
-      }
-      this.byName.set(e.name, e);
+    // Nothing changes until the new names are known to meet no other server's and no other of this
+    // server's (sanitizing can make two of its names equal): then renameAll settles it.
+    const names = new Set<string>();
+    for (const e of entries) {
+      const current = this.byName.get(e.name);
+      if ((current && current.server !== server) || names.has(e.name)) return false;
+      names.add(e.name);
     }
+    // A name the server keeps is overwritten in place (most of them, on a refresh); only the names
+    // it no longer has are deleted.
+    const before = this.entriesByServer.get(server) ?? [];
+    for (const e of entries) this.byName.set(e.name, e);
+    for (const e of before) if (this.byName.get(e.name) === e) this.byName.delete(e.name);
     if (entries.length) this.entriesByServer.set(server, entries);
     else this.entriesByServer.delete(server);
     this.ordered = undefined;
