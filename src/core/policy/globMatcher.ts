@@ -40,24 +40,29 @@ export function compileToolGlobs(patterns: readonly string[]): ToolMatcher {
     }
   }
   if (compiled.length === 0) return () => false;
-  // Calls come server by server (the registry's order): the server's check is kept for the next.
+  // Calls come server by server (the registry's order): what depends on the server alone (is it a
+  // usual name, which patterns' server parts match it) is worked out once and kept for the next.
   let lastServer: string | undefined;
   let usualServer = false;
+  /** The tool tests of the usual patterns whose server part matches lastServer. */
+  let toolTests: SegmentTest[] = [];
+  /** The patterns that are not of a usual shape (matched by regex on the key). */
+  const others = compiled.filter((c) => !c.parts).map((c) => c.regex);
   return (server, tool) => {
     if (server !== lastServer) {
       lastServer = server;
       usualServer = server !== '' && !server.includes('/') && !(WINDOWS && server.includes('\\'));
+      toolTests = usualServer ? compiled.filter((c) => c.parts && c.parts[0](server, 0, server.length)).map((c) => c.parts![1]) : [];
     }
-    const usual = usualServer && tool !== '' && !(WINDOWS && tool.includes('\\'));
-    let key: string | undefined;
-    for (const c of compiled) {
-      if (usual && c.parts) {
-        if (c.parts[0](server, 0, server.length) && c.parts[1](tool, 0, tool.length)) return true;
-        continue;
-      }
-      key ??= toolKey(server, tool);
-      if (c.regex(key)) return true;
+    if (usualServer && tool !== '' && !(WINDOWS && tool.includes('\\'))) {
+      for (const test of toolTests) if (test(tool, 0, tool.length)) return true;
+      if (others.length === 0) return false;
+      const key = toolKey(server, tool);
+      for (const regex of others) if (regex(key)) return true;
+      return false;
     }
+    const key = toolKey(server, tool);
+    for (const c of compiled) if (c.regex(key)) return true;
     return false;
   };
 }

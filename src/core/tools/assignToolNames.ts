@@ -1,6 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { SettingsProblem, ToolNamingMode } from '../settings/hostSettings';
-import { candidateName, disambiguatedName } from './toolNaming';
+import { candidateName, disambiguatedName, serverPrefix } from './toolNaming';
 
 export interface NamedTool {
   /** The name a model sees and calls. */
@@ -49,6 +49,7 @@ export function serverCandidates(
   const problems: NamingProblem[] = [];
   const candidates: NamedTool[] = [];
   const seen = new Set<string>();
+  const prefix = serverPrefix(server);
   for (const tool of tools) {
     if (seen.has(tool.name)) {
       problems.push({
@@ -61,7 +62,7 @@ export function serverCandidates(
       continue;
     }
     seen.add(tool.name);
-    candidates.push(make(candidateName(mode, server, tool.name), server, tool));
+    candidates.push(make(candidateName(mode, server, tool.name, prefix), server, tool));
   }
   return { candidates, problems };
 }

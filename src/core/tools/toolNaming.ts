@@ -31,9 +31,12 @@ function fitLength(candidate: string, identity: string): string {
   return `${candidate.slice(0, MAX_TOOL_NAME - hash.length - 1)}_${hash}`;
 }
 
-/** The candidate exposed name for one tool, before uniqueness is settled across the registry. */
-export function candidateName(mode: ToolNamingMode, server: string, tool: string): string {
-  const base = mode === 'prefix' ? `${serverPrefix(server)}${PREFIX_SEPARATOR}${sanitizeNamePart(tool)}` : sanitizeNamePart(tool);
+/**
+ * The candidate exposed name for one tool, before uniqueness is settled across the registry.
+ * `prefix`: serverPrefix(server), when the caller names many tools of one server.
+ */
+export function candidateName(mode: ToolNamingMode, server: string, tool: string, prefix?: string): string {
+  const base = mode === 'prefix' ? `${prefix ?? serverPrefix(server)}${PREFIX_SEPARATOR}${sanitizeNamePart(tool)}` : sanitizeNamePart(tool);
   // In reject mode the bare name must not depend on the server, or two servers' equal long names
   // would get different hashes and the duplicate would slip past the refusal.
   return fitLength(base, mode === 'prefix' ? `${server}/${tool}` : tool);

@@ -53,6 +53,18 @@ describe('compileGlobs: the same answers as picomatch', () => {
       }
     }
     assert.ok(compared > 200_000, `${compared} comparisons`);
+    // Several patterns at once (usual and other shapes mixed), the server changing between calls.
+    const mixed = ['kb/*', '*/get_*', '{kb,x.}/a*', '*/search', 'a..b/*', '.x/*'];
+    for (let i = 0; i < mixed.length; i++) {
+      const set = [mixed[i], mixed[(i + 2) % mixed.length], mixed[(i + 3) % mixed.length]];
+      const ours = compileToolGlobs(set);
+      const theirs = set.map((p) => picomatch(p, OPTIONS));
+      for (const tool of names) {
+        for (const server of names) {
+          assert.equal(ours(server, tool), theirs.some((m) => m(toolKey(server, tool))), `patterns ${JSON.stringify(set)} on ${JSON.stringify(server)}, ${JSON.stringify(tool)}`);
+        }
+      }
+    }
     const two = compileToolGlobs(['kb/*', '{orders,crm}/get_*']);
     assert.deepEqual([two('kb', 'x'), two('crm', 'get_a'), two('crm', 'put')], [true, true, false]);
     assert.equal(compileToolGlobs([])('kb', 'x'), false);
