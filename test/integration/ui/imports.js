@@ -229,8 +229,17 @@ async function main() {
         fs.writeFileSync(file, '{ "mcpServers": { "dyn": ');
         const toast = page.locator('.notifications-toasts .notification-toast', { hasText: /\.mcp\.json:1:\d+/ });
         await toast.first().waitFor({ timeout: 20000 });
+        // Nothing is imported from a malformed file: its servers leave the tree. Wait for that before
+        // restoring the file, or a row not yet re-rendered would pass for "back" while the host still
+        // has no server of the file (and the next test would copy only "basic").
+        await ui.waitForTree(page, 'dyn and extra gone while the file is malformed', (rows) => !rows.some((r) => r.label === 'dyn' || r.label === 'extra'), 30000);
         fs.writeFileSync(file, JSON.stringify(doc, null, 2));
-        await ui.waitForTree(page, 'dyn back', (rows) => rows.some((r) => r.label === 'dyn' && /^connected/.test(r.description)), 30000);
+        await ui.waitForTree(
+          page,
+          'dyn and extra back',
+          (rows) => ['dyn', 'extra'].every((name) => rows.some((r) => r.label === name && /^connected · \d+ tools · \.mcp\.json$/.test(r.description))),
+          30000,
+        );
       },
     },
     {
