@@ -27,8 +27,13 @@ export type ToolMatcher = (server: string, tool: string) => boolean;
 
 /**
  * compileGlobs for a server and a tool name given apart (the role filter, confirmation rules,
- * argument rules): the usual shapes test the two names as they are, and only the other patterns
- * (or unusual names: empty, a "/" in the server, a backslash on Windows) build the `server/tool` key.
+ * argument rules: run for every tool whenever the tool list is built). The shapes nearly every
+ * setting uses (`*\/*`, `kb/*`, `*\/get_*`, `orders/get_*`, `kb/search`) test the two names with
+ * string comparisons; a quarter of a 25,000-tool build went to regexes before. Exactly picomatch's
+ * answer (test/unit/core/policy/globMatcher.test.ts compares them): a `*` segment is any non-empty
+ * name but "." and ".."; `get_*` any name starting "get_". Any other pattern, and any unusual name
+ * (empty, a "/" in the server, on Windows a backslash, which picomatch reads as "/" there), goes
+ * through the regex on the `server/tool` key.
  */
 export function compileToolGlobs(patterns: readonly string[]): ToolMatcher {
   const compiled: { regex: Matcher; parts?: readonly [SegmentTest, SegmentTest] }[] = [];
@@ -52,10 +57,10 @@ export function compileToolGlobs(patterns: readonly string[]): ToolMatcher {
     if (server !== lastServer) {
       lastServer = server;
       usualServer = server !== '' && !server.includes('/') && !(WINDOWS && server.includes('\\'));
-      toolTests = usualServer ? compiled.filter((c) => c.parts && c.parts[0](server, 0, server.length)).map((c) => c.parts![1]) : [];
+      toolTests = usualServer ? compiled.filter((c) => c.parts && c.parts[0](server)).map((c) => c.parts![1]) : [];
     }
     if (usualServer && tool !== '' && !(WINDOWS && tool.includes('\\'))) {
-      for (const test of toolTests) if (test(tool, 0, tool.length)) return true;
+      for (const test of toolTests) if (test(tool)) return true;
       if (others.length === 0) return false;
       const key = toolKey(server, tool);
       for (const regex of others) if (regex(key)) return true;
@@ -73,45 +78,23 @@ const OPTIONS = { dot: true, nonegate: true, windows: WINDOWS };
 /**
  * What `picomatch(glob, OPTIONS)` returns, without its per-call bookkeeping (a result object and
  * option lookups on every test): the same regex, the same literal-equality shortcut, the same
- * empty-input rule and, on Windows, the same backslash-to-slash conversion. The role filter runs
- * this for every tool of every server whenever the tool list is built.
+ * empty-input rule and, on Windows, the same backslash-to-slash conversion.
  */
 function compileGlob(glob: string): Matcher {
   const re = picomatch.makeRe(glob, OPTIONS);
-  const regex: Matcher = (input) => {
+  return (input) => {
     if (input === '') return false;
     if (input === glob) return true;
     const s = WINDOWS ? input.replace(/\\/g, '/') : input;
     return s === glob || re.test(s);
   };
-  return simpleGlob(glob, regex) ?? regex;
 }
 
 /** A literal segment that picomatch reads as itself: no glob syntax, no leading dot, no separator. */
 const LITERAL = /^[A-Za-z0-9_\-:@=,~%+][A-Za-z0-9_\-:@=,~%+.]*$/;
 
-/** Whether `input[from, to)` matches one segment of a pattern (no string is cut out of the key). */
-type SegmentTest = (input: string, from: number, to: number) => boolean;
-
-/**
- * The shapes nearly every setting uses (`*\/*`, `kb/*`, `*\/get_*`, `orders/get_*`, `kb/search`),
- * matched with string comparisons instead of the regex: the role filter and confirmation rule run
- * for every tool whenever the tool list is built (a quarter of a 25,000-tool build went to regexes).
- * Exactly picomatch's answer (test/unit/core/policy/globMatcher.test.ts compares them): a `*`
- * segment is any non-empty segment but "." and ".."; `get_*` any segment starting "get_". Only
- * keys of the usual form (one "/", both sides non-empty; on Windows no backslash, which picomatch
- * reads as "/" there) take this path; any other input, and any other pattern, goes through the regex.
- */
-function simpleGlob(glob: string, regex: Matcher): Matcher | undefined {
-  const parts = simpleParts(glob);
-  if (!parts) return undefined;
-  const [server, tool] = parts;
-  return (input) => {
-    const at = input.indexOf('/');
-    if (at <= 0 || at === input.length - 1 || input.indexOf('/', at + 1) >= 0 || (WINDOWS && input.includes('\\'))) return regex(input);
-    return server(input, 0, at) && tool(input, at + 1, input.length);
-  };
-}
+/** Whether a non-empty server or tool name matches one side of a pattern. */
+type SegmentTest = (name: string) => boolean;
 
 /** The server and tool tests of a pattern of one of the usual shapes; undefined for any other. */
 function simpleParts(glob: string): readonly [SegmentTest, SegmentTest] | undefined {
@@ -123,24 +106,12 @@ function simpleParts(glob: string): readonly [SegmentTest, SegmentTest] | undefi
 }
 
 function segmentTest(part: string): SegmentTest | undefined {
-  if (part === '*') {
-    return (input, from, to) => to - from > 2 || input.charCodeAt(from) !== DOT || (to - from === 2 && input.charCodeAt(from + 1) !== DOT);
-  }
-  if (LITERAL.test(part)) return (input, from, to) => to - from === part.length && startsAt(input, part, from);
-  if (part.endsWith('*') && LITERAL.test(part.slice(0, -1))) {
-    const prefix = part.slice(0, -1);
-    return (input, from, to) => to - from >= prefix.length && startsAt(input, prefix, from);
-  }
+  if (part === '*') return (name) => name !== '.' && name !== '..';
+  if (LITERAL.test(part)) return (name) => name === part;
+  const prefix = part.slice(0, -1);
+  if (part.endsWith('*') && LITERAL.test(prefix)) return (name) => name.startsWith(prefix);
   return undefined;
 }
-
-/** `input.startsWith(prefix, from)`, as a loop V8 inlines (the built-in with a position is a call each time). */
-function startsAt(input: string, prefix: string, from: number): boolean {
-  for (let i = 0; i < prefix.length; i++) if (input.charCodeAt(from + i) !== prefix.charCodeAt(i)) return false;
-  return true;
-}
-
-const DOT = 0x2e;
 
 /**
  * The `server/tool` string patterns are matched against. A `/` in a tool name (MCP allows it, for

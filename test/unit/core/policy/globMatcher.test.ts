@@ -1,8 +1,9 @@
 /**
- * compileGlobs answers exactly as picomatch (dot: true, nonegate) for every `server/tool` key,
- * including the string-operation path for the usual shapes (`*\/*`, `kb/*`, `*\/get_*`,
- * `orders/get_*`, `kb/search`): checked on every pair of generated patterns and keys, with the
- * edge cases that picomatch treats specially (".", "..", leading dots, empty sides, extra slashes).
+ * compileGlobs (on a `server/tool` key) and compileToolGlobs (on the two names, with its
+ * string-comparison path for the usual shapes `*\/*`, `kb/*`, `*\/get_*`, `orders/get_*`,
+ * `kb/search`) answer exactly as picomatch (dot: true, nonegate): checked on every pair of
+ * generated patterns and keys, with the edge cases that picomatch treats specially (".", "..",
+ * leading dots, empty sides, extra slashes).
  */
 import * as assert from 'node:assert/strict';
 import picomatch from 'picomatch';
