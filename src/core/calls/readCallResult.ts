@@ -6,6 +6,7 @@ import {
   TextContentSchema,
   type ContentBlock,
 } from '@modelcontextprotocol/sdk/types.js';
+import { isPlainObject } from '../settings/isPlainObject';
 
 /** A `tools/call` result as the host keeps it: the valid parts, and why the others were dropped. */
 export interface ReadResult {
@@ -49,7 +50,7 @@ export function readCallResult(raw: Record<string, unknown>): ReadOutcome {
   let structuredContent: Record<string, unknown> | undefined;
   const sc = raw.structuredContent;
   if (sc !== undefined && sc !== null) {
-    if (isObject(sc)) structuredContent = sc;
+    if (isPlainObject(sc)) structuredContent = sc;
     else dropped.push(`structuredContent is ${describe(sc)}, not an object`);
   }
   if (raw.isError !== undefined && typeof raw.isError !== 'boolean') dropped.push(`isError is ${describe(raw.isError)}, not true or false`);
@@ -58,7 +59,7 @@ export function readCallResult(raw: Record<string, unknown>): ReadOutcome {
 
 /** Undefined for a usable block; otherwise what is wrong with it. */
 function blockProblem(block: unknown): string | undefined {
-  if (!isObject(block)) return `${describe(block)}, not a content block`;
+  if (!isPlainObject(block)) return `${describe(block)}, not a content block`;
   const type = block.type;
   if (typeof type !== 'string') return 'a block without a "type"';
   const schema = Object.hasOwn(SCHEMAS, type) ? SCHEMAS[type] : undefined;
@@ -70,10 +71,6 @@ function blockProblem(block: unknown): string | undefined {
   if (type === 'text' && typeof block.text !== 'string') return 'a "text" block without a "text" string';
   const path = parsed.error?.issues[0]?.path ?? [];
   return path.length ? `a "${type}" block with a missing or malformed "${path.map(String).join('.')}"` : `a malformed "${type}" block`;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function describe(v: unknown): string {

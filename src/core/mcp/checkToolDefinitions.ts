@@ -1,5 +1,6 @@
 import { ToolSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { schemaProblem } from '../calls/jsonSchemaCompilers';
+import { isPlainObject } from '../settings/isPlainObject';
 
 /** Something wrong with one tool a server lists: the tool is not loaded, or loaded without a part. */
 export interface ToolDefinitionProblem {
@@ -32,7 +33,7 @@ export function checkToolDefinitions(raw: readonly unknown[], offset = 0): { too
 }
 
 function checkOne(entry: unknown, index: number): { tool?: Tool; problems: ToolDefinitionProblem[] } {
-  if (!isObject(entry)) return reject(`#${index + 1}`, `entry ${index + 1} of tools/list is not an object`);
+  if (!isPlainObject(entry)) return reject(`#${index + 1}`, `entry ${index + 1} of tools/list is not an object`);
   const name = entry.name;
   if (typeof name !== 'string' || name === '') {
     return reject(`#${index + 1}`, `entry ${index + 1} of tools/list has no name${typeof entry.description === 'string' ? ` (description: "${short(entry.description)}")` : ''}`);
@@ -64,7 +65,7 @@ function checkOne(entry: unknown, index: number): { tool?: Tool; problems: ToolD
 
 /** Why a value is not a usable tool schema (an object of type "object" that is a valid JSON Schema). */
 function schemaShapeProblem(schema: unknown): string | undefined {
-  if (!isObject(schema)) return `is not an object (got ${schema === null ? 'null' : Array.isArray(schema) ? 'an array' : typeof schema})`;
+  if (!isPlainObject(schema)) return `is not an object (got ${schema === null ? 'null' : Array.isArray(schema) ? 'an array' : typeof schema})`;
   if (schema.type !== 'object') return `must have "type": "object" (got ${schema.type === undefined ? 'no "type"' : JSON.stringify(schema.type)})`;
   const invalid = schemaProblem(schema);
   return invalid ? `is not a valid JSON Schema: ${invalid}` : undefined;
@@ -72,10 +73,6 @@ function schemaShapeProblem(schema: unknown): string | undefined {
 
 function reject(tool: string, message: string): { problems: ToolDefinitionProblem[] } {
   return { problems: [{ tool, message, loaded: false }] };
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function short(s: string): string {
