@@ -1,4 +1,5 @@
 import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/sdk/types.js';
+import { copyString } from '../util/copyString';
 
 /** Model-neutral result parts; the editor adapter maps them to vscode.lm parts. */
 export type ModelPart =
@@ -105,11 +106,6 @@ function capText(parts: ModelPart[], maxChars: number): ConvertedResult {
   }
   const modelText = out.map((p) => (p.type === 'text' ? p.text : placeholder(p))).join('\n');
   return { parts: out, modelText, truncated };
-}
-
-/** A flat copy of a string (V8 keeps a slice as a view of its parent). */
-export function copyString(s: string): string {
-  return s.length > 12 ? Buffer.from(s, 'utf8').toString('utf8') : s;
 }
 
 const BASE64 = /^[A-Za-z0-9+/\r\n]+={0,2}$/;

@@ -1,5 +1,6 @@
 import { StringDecoder } from 'node:string_decoder';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { copyString } from '../util/copyString';
 import { checkMessage } from './checkMessage';
 import { hostErrorResponse } from './hostErrorResponse';
 import { parseJsonPieces } from './parseJsonPieces';
@@ -88,13 +89,13 @@ export class StdioMessageReader {
       this.recent = [];
       this.recentChars = 0;
       this.decoder.end();
-      this.skipping = { head: copy(head), tail: '' };
+      this.skipping = { head: copyString(head), tail: '' };
     }
     if (this.skipping) {
       const s = this.skipping;
       if (s.head.length < KEEP_CHARS) s.head += chunk.toString('utf8', start, Math.min(end, start + KEEP_CHARS - s.head.length));
       const recent = chunk.toString('utf8', Math.max(start, end - KEEP_CHARS), end);
-      s.tail = copy((s.tail + recent).slice(-KEEP_CHARS));
+      s.tail = copyString((s.tail + recent).slice(-KEEP_CHARS));
       return;
     }
     const text = this.decoder.write(chunk.subarray(start, end));
@@ -169,11 +170,6 @@ export class StdioMessageReader {
     if (id === undefined) this.options.onError(new Error(`${text}; it was dropped (it answers no request of the host)`));
     else this.options.onMessage(hostErrorResponse(id, 'messageTooLarge', text));
   }
-}
-
-/** A flat copy, so a short piece never keeps a huge string alive (V8 slices share their parent). */
-function copy(s: string): string {
-  return s.length > 12 ? Buffer.from(s, 'utf8').toString('utf8') : s;
 }
 
 function preview(text: string): string {
