@@ -53,26 +53,17 @@ export class JsonlFileSink implements AuditSink {
    */
   write(record: AuditRecord, o?: WriteOptions): Promise<void> {
     const json = JSON.stringify(record);
-    if (o?.together) {
-      if (!this.batch) {
-        this.batch = [];
-        setImmediate(() => this.flushBatch());
-      }
-      const batch = this.batch;
-      return new Promise((resolve, reject) => batch.push({ json, resolve, reject }));
+    if (!this.batch) {
+      this.batch = [];
+      if (o?.together) setImmediate(() => this.flushBatch());
     }
-    const waiting = this.batch;
-    this.batch = undefined;
-    try {
-      this.append(waiting ? [...waiting.map((b) => b.json), json] : [json]);
-    } catch (e) {
-      for (const b of waiting ?? []) b.reject(e);
-      return Promise.reject(e);
-    }
-    for (const b of waiting ?? []) b.resolve();
-    return Promise.resolve();
+    const batch = this.batch;
+    const written = new Promise<void>((resolve, reject) => batch.push({ json, resolve, reject }));
+    if (!o?.together) this.flushBatch();
+    return written;
   }
 
+  /** Write the waiting records (one fstat, one write) and settle their promises. */
   private flushBatch(): void {
     const batch = this.batch;
     this.batch = undefined;
