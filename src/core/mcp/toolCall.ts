@@ -2,7 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { OpenCall } from '../requests/serverCalls';
 import { DEFAULTS } from '../settings/hostSettings';
-import { linkAbort } from './abortFanOut';
+import { linkAbort } from '../util/abortFanOut';
 import { hostErrorText } from './hostErrorResponse';
 import { callToolWithProgress, type ProgressCallOptions } from './progressToolCall';
 import { httpStatusText, ServerUnreachableError } from './transportErrorText';
@@ -30,7 +30,8 @@ export class ConnectionLostError extends Error {
 export interface ToolCallOptions extends ProgressCallOptions {
   /**
    * Starts the call's clock (ServerCalls: it stops while the user is asked on the server's behalf)
-   * with the per-call signal; that clock is then the call's timeout. Without it the SDK's is.
+   * with the caller's signal, which it links to the call's own; that clock is then the call's
+   * timeout. Without it the SDK's is.
    */
   readonly clock?: (timeoutMs: number, signal: AbortSignal | undefined, resetOnProgress: boolean, maxTotalMs: number) => OpenCall;
 }
@@ -47,10 +48,10 @@ export interface CallContext {
  * lenient result schema. The caller's signal is linked to a per-call signal (linkAbort) and
  * unlinked when the call settles, so a caller's signal shared by many calls carries one listener
  * and none outlives its call (the SDK adds one per request to the signal it is given, and never
- * removes it); the clock, when given, runs on that per-call signal. A rejection is classified:
- * our own timeout (CallTimeoutError), the connection lost (ConnectionLostError), a server that
- * cannot be reached (ServerUnreachableError), an HTTP status; a server's JSON-RPC error (any
- * code) stays an McpError with the server's message.
+ * removes it); with a clock, that per-call signal is the clock's, which it also aborts on timeout.
+ * A rejection is classified: our own timeout (CallTimeoutError), the connection lost
+ * (ConnectionLostError), a server that cannot be reached (ServerUnreachableError), an HTTP status;
+ * a server's JSON-RPC error (any code) stays an McpError with the server's message.
  */
 export async function sendToolCall(
   client: Client,
@@ -60,16 +61,17 @@ export async function sendToolCall(
   o: ToolCallOptions,
   ctx: CallContext,
 ): Promise<Record<string, unknown>> {
-  const link = linkAbort(o.signal);
-  const open = o.clock?.(o.timeoutMs, link.signal, o.resetTimeoutOnProgress ?? DEFAULTS.resetTimeoutOnProgress, o.maxTotalTimeoutMs ?? DEFAULTS.maxTotalTimeoutMs);
+  // The clock links the caller's signal to its own per-call signal; without a clock, linkAbort does.
+  const open = o.clock?.(o.timeoutMs, o.signal, o.resetTimeoutOnProgress ?? DEFAULTS.resetTimeoutOnProgress, o.maxTotalTimeoutMs ?? DEFAULTS.maxTotalTimeoutMs);
+  const link = open ? undefined : linkAbort(o.signal);
   try {
-    const clocked = open ? { timeoutMs: open.sdkTimeoutMs, signal: open.signal, onProgress: open.withProgress(o.onProgress), clocked: true } : { signal: link.signal };
-    return await callToolWithProgress(client, tool, name, args, { ...o, ...clocked });
+    const own = open ? { timeoutMs: open.sdkTimeoutMs, signal: open.signal, onProgress: open.withProgress(o.onProgress), clocked: true } : { signal: link!.signal };
+    return await callToolWithProgress(client, tool, name, args, { ...o, ...own });
   } catch (e) {
     throw classifyCallError(e, o.timeoutMs, ctx);
   } finally {
     open?.end();
-    link.unlink();
+    link?.unlink();
   }
 }
 

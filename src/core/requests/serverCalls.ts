@@ -1,4 +1,5 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { linkAbort } from '../util/abortFanOut';
 import { CallAbortController } from '../util/callAbort';
 import type { Disposable } from '../util/event';
 
@@ -62,13 +63,8 @@ export class ServerCalls {
         timer = setTimeout(() => expire(capped), Math.max(0, capped ? capAt - startedAt : remaining));
       },
     };
-    let unlink: (() => void) | undefined;
-    if (signal?.aborted) deadline.abort(signal.reason);
-    else if (signal) {
-      const onAbort = () => deadline.abort(signal.reason);
-      signal.addEventListener('abort', onAbort, { once: true });
-      unlink = () => signal.removeEventListener('abort', onAbort);
-    }
+    // One listener on the caller's signal however many calls share it (linkAbort).
+    const link = linkAbort(signal, deadline);
     const calls = this.open.get(server) ?? new Set<CallClock>();
     this.open.set(server, calls);
     calls.add(clock);
@@ -87,7 +83,7 @@ export class ServerCalls {
       },
       end: () => {
         clock.pause();
-        unlink?.();
+        link.unlink();
         calls.delete(clock);
         if (calls.size === 0 && this.open.get(server) === calls) this.open.delete(server);
       },

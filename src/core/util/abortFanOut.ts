@@ -1,4 +1,4 @@
-import { CallAbortController } from '../util/callAbort';
+import { CallAbortController } from './callAbort';
 
 /**
  * Per-call abort signals linked to a caller's signal with one listener per caller signal, however
@@ -17,9 +17,9 @@ export interface LinkedAbort {
 
 const NOTHING: LinkedAbort = { signal: undefined, unlink: () => undefined };
 
-export function linkAbort(caller: AbortSignal | undefined): LinkedAbort {
+/** Link `own` (a new per-call controller unless given) to `caller`: aborted with its reason. */
+export function linkAbort(caller: AbortSignal | undefined, own = new CallAbortController()): LinkedAbort {
   if (!caller) return NOTHING;
-  const own = new CallAbortController();
   if (caller.aborted) {
     own.abort(caller.reason);
     return { signal: own.signal, unlink: () => undefined };
