@@ -47,7 +47,7 @@ class Runner {
 
   constructor(readonly side: 'host' | 'raw') {
     this.child = fork(join(__dirname, 'clients', 'largeResultRunner.ts'), [side], {
-      execArgv: ['--expose-gc', '--import', 'tsx'],
+      execArgv: ['--expose-gc', '--require', join(__dirname, 'register.cjs')],
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
     this.child.stderr!.setEncoding('utf8').on('data', (d: string) => (this.stderr = (this.stderr + d).slice(-3000)));

@@ -8,7 +8,7 @@
  * and the router's steps alone, timed in a tight loop (lookup + role, arguments, conversion,
  * redaction, the audit record's serialisation and write).
  *
- *   npx tsx bench/routingMicro.ts [otherRoot]   otherRoot: another checkout's root, measured in the same
+ *   node -r ./bench/register.cjs bench/routingMicro.ts [otherRoot]   otherRoot: another checkout's root, measured in the same
  *                                               rotation (sides "other" and "other+file"), e.g. the base commit
  */
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,7 +1,7 @@
 /**
  * One side of the large-result row, in a process of its own (so its peak RSS is its own and a host
  * that dies on a large message does not take the benchmark with it). Forked by largeResult.ts with
- * an IPC channel and `--expose-gc --import tsx`:
+ * an IPC channel and `--expose-gc --require bench/register.cjs`:
  *   largeResultRunner.ts host|raw
  * host: the host under test with bench/servers/largeText.mjs (audit file on); raw: the SDK's Client
  * over StdioClientTransport with LinearReadBuffer (see linearReadBuffer.ts) to the same server.
