@@ -19,6 +19,20 @@ describe('cli session protocol', () => {
     assert.deepEqual(parseRequestLine('{"id":5,"op":"tools","extra":true}'), { ok: true, request: { op: 'tools', id: 5 } }, 'other fields are ignored');
   });
 
+  it('reads a call line the same way whether or not it takes the schemas', () => {
+    // Well-formed call lines skip the schemas (the per-call fast path); these are what the schemas give.
+    const cases: [string, unknown][] = [
+      ['{"op":"call","name":"x","args":null,"extra":1}', { op: 'call', id: null, name: 'x', args: null }],
+      ['{"id":"s","op":"call","name":"x","args":[1]}', { op: 'call', id: 's', name: 'x', args: [1] }],
+      ['{"id":null,"op":"call","name":"x","args":"{\\"a\\":1}"}', { op: 'call', id: null, name: 'x', args: '{"a":1}' }],
+      ['{"id":0,"name":"x","op":"call"}', { op: 'call', id: 0, name: 'x' }],
+    ];
+    for (const [line, request] of cases) assert.deepEqual(parseRequestLine(line), { ok: true, request }, line);
+    // Not well formed: the schemas answer, with their messages.
+    assert.deepEqual(parseRequestLine('{"id":true,"op":"call","name":"x"}'), { ok: false, id: null, error: '"id" must be a string or a number, got boolean true' });
+    assert.deepEqual(parseRequestLine('{"id":{},"op":"call","name":"x"}'), { ok: false, id: null, error: '"id" must be a string or a number, got an object' });
+  });
+
   it('answers malformed lines with id null and bad requests with their id', () => {
     const cases: [string, unknown, RegExp][] = [
       ['nope', null, /not valid JSON/],
