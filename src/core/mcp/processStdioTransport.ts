@@ -24,6 +24,10 @@ export interface ProcessStdioOptions {
   readonly name?: string;
 }
 
+function uncork(stream: NodeJS.WritableStream & { uncork(): void }): void {
+  stream.uncork();
+}
+
 /** How long the rest of a process group gets between SIGTERM and SIGKILL. */
 const TERM_GRACE_MS = 1500;
 const KILL_WAIT_MS = 1000;
@@ -142,6 +146,12 @@ export class ProcessStdioTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.child?.stdin;
     if (!stdin || stdin.destroyed || this.exitInfo) return Promise.reject(new Error('server process is not running'));
+    // The messages of one burst (the next calls of many answers read from one chunk) leave in one
+    // writev: the first send corks stdin until this turn's ticks and microtasks are done.
+    if (!stdin.writableCorked) {
+      stdin.cork();
+      process.nextTick(uncork, stdin);
+    }
     return new Promise((resolve) => {
       if (stdin.write(serializeMessage(message))) resolve();
       else stdin.once('drain', resolve);
