@@ -4,6 +4,7 @@ import { redactArguments, summarize } from '../audit/redactArguments';
 import { classifyFailure, elapsed, roleText, unavailable } from './contextFailure';
 import { redactMessages } from './redactContents';
 import type { ReaderOptions } from './resourceReader';
+import { isoNow } from '../util/isoNow';
 
 export interface PromptRequest {
   readonly server: string;
@@ -70,7 +71,7 @@ export class PromptRunner {
     const durationMs = elapsed(started);
     await this.o.audit.record({
       kind: 'prompt',
-      ts: new Date().toISOString(),
+      ts: isoNow(),
       role: role ?? null,
       server: request.server,
       prompt: request.name,

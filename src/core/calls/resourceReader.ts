@@ -7,6 +7,7 @@ import type { ActivePolicies } from '../policy/activePolicies';
 import type { Logger } from '../util/logger';
 import { redactContents } from './redactContents';
 import { classifyFailure, elapsed, roleText, unavailable, type ContextFailure } from './contextFailure';
+import { isoNow } from '../util/isoNow';
 
 export interface ResourceReadRequest {
   readonly server: string;
@@ -77,7 +78,7 @@ export class ResourceReader {
     const purpose = request.purpose ?? 'view';
     await this.o.audit.record({
       kind: 'resource',
-      ts: new Date().toISOString(),
+      ts: isoNow(),
       role: role ?? null,
       server: request.server,
       uri: request.uri,

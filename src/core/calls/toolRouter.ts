@@ -22,6 +22,7 @@ import type { Confirmer } from './confirmer';
 import { OutputSchemaValidator } from './outputSchemaValidator';
 import { readCallResult } from './readCallResult';
 import { convertResult, type ModelPart } from './resultConversion';
+import { isoNow } from '../util/isoNow';
 
 export interface ToolCallRequest {
   /** The exposed name the model used. */
@@ -249,7 +250,7 @@ export class ToolRouter {
     const together = this.inFlight > 1;
     await this.options.audit.record({
       kind: 'call',
-      ts: new Date().toISOString(),
+      ts: isoNow(),
       role: base.role ?? null,
       server: entry?.server ?? null,
       tool: entry?.tool.name ?? null,

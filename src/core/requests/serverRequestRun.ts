@@ -5,6 +5,7 @@ import { errorText } from '../util/errorText';
 import type { Logger } from '../util/logger';
 import type { PromptQueue } from './promptQueue';
 import type { ServerCalls } from './serverCalls';
+import { isoNow } from '../util/isoNow';
 
 /** What every kind of server-initiated request needs from the host. */
 export interface ServerRequestDeps {
@@ -85,7 +86,7 @@ export class ServerRequestRun {
     const durationMs = Math.round((performance.now() - this.started) * 10) / 10;
     const record: ServerRequestAuditRecord = {
       kind: this.kind,
-      ts: new Date().toISOString(),
+      ts: isoNow(),
       role: this.role ?? null,
       server: this.server,
       duringCall: this.duringCall,
