@@ -17,6 +17,7 @@ import type { ServerConnectionOptions } from './serverConnectionOptions';
 import type { ServerTransport, TransportKind } from './serverTransport';
 import { StderrTail, describeClose, describeStartFailure } from './startFailure';
 import type { ProgressCallOptions } from './progressToolCall';
+import { listedTool } from './listedTool';
 
 export type { ServerConnectionOptions } from './serverConnectionOptions';
 export type { ToolDefinitionProblem } from './checkToolDefinitions';
@@ -144,7 +145,7 @@ export class ServerConnection {
       return Promise.reject(new ServerUnavailableError(`server "${this.name}" is ${ConnectionState.describe(this._state)}`));
     }
     const clock = this.options.calls?.begin.bind(this.options.calls, this.name, tool);
-    return live.callTool(this._tools.find((t) => t.name === tool), tool, args, { ...options, clock });
+    return live.callTool(listedTool(this._tools, tool), tool, args, { ...options, clock });
   }
 
   /** Mask every known secret (resolved `${secret:…}`, key-redacted argument values) in text that leaves the host. */
