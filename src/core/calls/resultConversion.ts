@@ -1,4 +1,5 @@
 import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/sdk/types.js';
+import { flatHead } from '../mcp/parseJsonPieces';
 import { copyString } from '../util/copyString';
 
 /** Model-neutral result parts; the editor adapter maps them to vscode.lm parts. */
@@ -19,13 +20,15 @@ export interface ConvertedResult {
  */
 export function convertResult(result: Pick<CallToolResult, 'content' | 'structuredContent'>, maxChars: number, dropped: readonly string[] = []): ConvertedResult {
   const parts: ModelPart[] = [];
+  /** A flat prefix of a part's text where the text is a rope (a long text as read): capping reads it, not the rope. */
+  const heads = new Map<ModelPart, string>();
   const content = (result.content ?? []) as ContentBlock[];
   let hasText = false;
   for (const block of content) {
     switch (block.type) {
       case 'text':
         hasText = true;
-        parts.push({ type: 'text', text: block.text });
+        pushText(parts, heads, block.text, flatHead(block, 'text'));
         break;
       case 'image':
       case 'audio': {
@@ -40,7 +43,9 @@ export function convertResult(result: Pick<CallToolResult, 'content' | 'structur
         const r = block.resource as { uri: string; mimeType?: string; text?: string; blob?: string };
         if (typeof r.text === 'string') {
           hasText = true;
-          parts.push({ type: 'text', text: `[resource ${r.uri}]\n${r.text}` });
+          const label = `[resource ${r.uri}]\n`;
+          const head = flatHead(r, 'text');
+          pushText(parts, heads, label + r.text, head === undefined ? undefined : label + head);
         } else {
           const size = r.blob ? Math.floor((r.blob.length * 3) / 4) : 0;
           parts.push({ type: 'text', text: `[binary resource ${r.uri}${r.mimeType ? ` ${r.mimeType}` : ''}, ${formatBytes(size)}]` });
@@ -63,7 +68,13 @@ export function convertResult(result: Pick<CallToolResult, 'content' | 'structur
   }
   for (const why of dropped) parts.push({ type: 'text', text: `[MCP Host dropped part of the result: ${why}]` });
   if (parts.length === 0) parts.push({ type: 'text', text: '(the tool returned no content)' });
-  return capText(parts, maxChars);
+  return capText(parts, maxChars, heads);
+}
+
+function pushText(parts: ModelPart[], heads: Map<ModelPart, string>, text: string, head: string | undefined): void {
+  const part: ModelPart = { type: 'text', text };
+  parts.push(part);
+  if (head !== undefined) heads.set(part, head);
 }
 
 /** A one-line placeholder for data parts, used in modelText, logs and the audit. */
@@ -77,7 +88,7 @@ export function formatBytes(n: number): string {
   return `${(n / 1024 / 1024).toFixed(1)} MB`;
 }
 
-function capText(parts: ModelPart[], maxChars: number): ConvertedResult {
+function capText(parts: ModelPart[], maxChars: number, heads: ReadonlyMap<ModelPart, string>): ConvertedResult {
   const total = parts.reduce((n, p) => n + (p.type === 'text' ? p.text.length : 0), 0);
   let budget = maxChars;
   let truncated = false;
@@ -93,7 +104,10 @@ function capText(parts: ModelPart[], maxChars: number): ConvertedResult {
     }
     if (p.text.length > budget) {
       // A copy: a slice would keep the whole (maybe many-MB) text alive as long as the part lives.
-      out.push({ type: 'text', text: copyString(p.text.slice(0, budget)) });
+      // Taken from the flat head when there is one long enough (slicing the rope would flatten it).
+      const head = heads.get(p);
+      const source = head !== undefined && head.length >= budget ? head : p.text;
+      out.push({ type: 'text', text: copyString(source.slice(0, budget)) });
       budget = 0;
       truncated = true;
     } else {

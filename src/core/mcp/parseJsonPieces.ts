@@ -14,8 +14,6 @@ export function parseJsonPieces(pieces: readonly string[]): unknown {
   return value;
 }
 
-/** A run of at least this many characters is used as it is (not copied into a joined part). */
-const BIG_PART = 16 * 1024;
 /**
  * The first characters of a string are one flat part: taking a prefix of the combined string
  * (the model text's cap) then reads that part alone, where a prefix spanning parts would make V8
@@ -27,9 +25,8 @@ const MAX_DEPTH = 2000;
 class PieceParser {
   private pi = 0;
   private ci = 0;
-  /** The next backslash at or after ci in piece escapePiece (-1: none), kept from string to string. */
-  private escapePiece = -1;
-  private escape = -1;
+  /** The flat head of the last string read, when that string is a rope (see flatHead). */
+  private head?: string;
 
   constructor(private readonly pieces: readonly string[]) {}
 
@@ -95,6 +92,8 @@ class PieceParser {
       this.skipSpace();
       if (this.next() !== ':') this.fail('expected ":"');
       const v = this.value(depth + 1);
+      if (typeof v === 'string' && this.head !== undefined) recordHead(out, key, v, this.head);
+      this.head = undefined;
       // An own property, as JSON.parse makes it (never the prototype).
       if (key === '__proto__') Object.defineProperty(out, key, { value: v, writable: true, enumerable: true, configurable: true });
       else out[key] = v;
@@ -129,89 +128,73 @@ class PieceParser {
     return JSON.parse(token) as number;
   }
 
-  /** A string token: runs without escapes are taken from the pieces as they are. */
+  /**
+   * A string token, decoded run by run: the run of each piece up to the closing quote is decoded
+   * natively (JSON.parse of the quoted run: escapes and all), and the runs are joined into a
+   * rope whose first HEAD_CHARS characters are one flat part (recorded: see flatHead).
+   */
   private string(): string {
     this.next(); // the opening quote
-    const big: string[] = [];
-    let small: string[] = [];
-    let smallLength = 0;
-    const add = (part: string) => {
-      if (part.length >= BIG_PART && big.length > 0) {
-        if (small.length) big.push(small.join(''));
-        small = [];
-        smallLength = 0;
-        big.push(part);
-        return;
-      }
-      small.push(part);
-      smallLength += part.length;
-      if (smallLength >= (big.length === 0 ? HEAD_CHARS : BIG_PART)) {
-        big.push(small.join(''));
-        small = [];
-        smallLength = 0;
-      }
-    };
-    // Where the next quote and the next backslash of the current piece are (searched again only
-    // once passed: a message given as one 50 MB piece has no backslash at all, and looking for
-    // one from every string would read the rest of the message each time).
-    let quotePiece = -1;
-    let quote = -1;
+    const parts: string[] = [];
+    /** An escape cut by the end of a piece, completed from the next. */
+    let carry = '';
     for (;;) {
       if (this.pi >= this.pieces.length) this.fail('unterminated string');
       const piece = this.pieces[this.pi];
-      if (quotePiece !== this.pi || (quote !== -1 && quote < this.ci)) {
-        quotePiece = this.pi;
-        quote = piece.indexOf('"', this.ci);
+      let ci = this.ci;
+      while (carry && !escapeComplete(carry) && ci < piece.length) {
+        const need = carry.length === 1 ? 1 : 6 - carry.length;
+        carry += piece.slice(ci, ci + need);
+        ci = Math.min(piece.length, ci + need);
       }
-      if (this.escapePiece !== this.pi || (this.escape !== -1 && this.escape < this.ci)) {
-        this.escapePiece = this.pi;
-        this.escape = piece.indexOf('\\', this.ci);
-      }
-      const escape = this.escape;
-      const end = quote === -1 ? (escape === -1 ? piece.length : escape) : escape === -1 ? quote : Math.min(quote, escape);
-      if (end > this.ci) add(this.ci === 0 && end === piece.length ? piece : piece.slice(this.ci, end));
-      if (end === piece.length) {
-        this.pi++;
-        this.ci = 0;
+      if (carry && !escapeComplete(carry)) {
+        this.advancePiece();
         continue;
       }
-      this.ci = end;
-      if (end === quote) {
-        this.next();
-        break;
+      const quote = closingQuote(piece, ci);
+      const end = quote === -1 ? piece.length : quote;
+      const cut = quote === -1 ? partialEscapeAt(piece, ci, end) : end;
+      const run = ci === 0 && cut === piece.length ? piece : piece.slice(ci, cut);
+      const text = carry ? carry + run : run;
+      if (text.length) parts.push(this.decode(text));
+      if (quote === -1) {
+        carry = piece.slice(cut, end);
+        this.advancePiece();
+        continue;
       }
-      this.next(); // the backslash
-      add(this.escaped());
+      this.ci = quote;
+      this.next(); // the closing quote
+      break;
     }
-    if (small.length) big.push(small.join(''));
-    return combine(big);
+    return this.assemble(parts);
   }
 
-  private escaped(): string {
-    const c = this.next();
-    switch (c) {
-      case '"':
-      case '\\':
-      case '/':
-        return c;
-      case 'b':
-        return '\b';
-      case 'f':
-        return '\f';
-      case 'n':
-        return '\n';
-      case 'r':
-        return '\r';
-      case 't':
-        return '\t';
-      case 'u': {
-        const hex = this.next() + this.next() + this.next() + this.next();
-        if (!/^[0-9a-fA-F]{4}$/.test(hex)) this.fail('bad \\u escape');
-        return String.fromCharCode(parseInt(hex, 16));
-      }
-      default:
-        return this.fail(`bad escape "\\${c}"`);
+  private advancePiece(): void {
+    this.pi++;
+    this.ci = 0;
+  }
+
+  /** A run of string content (no unescaped quote, no cut escape) as the text it stands for. */
+  private decode(run: string): string {
+    if (run.indexOf('\\') === -1) return run;
+    try {
+      return JSON.parse(`"${run}"`) as string;
+    } catch {
+      return this.fail('bad escape or control character in a string');
     }
+  }
+
+  /** One string from decoded runs: short ones flat; a long one a rope with a flat, recorded head. */
+  private assemble(parts: string[]): string {
+    this.head = undefined;
+    if (parts.length <= 1) return parts[0] ?? '';
+    let k = 0;
+    let length = 0;
+    while (k < parts.length && length < HEAD_CHARS) length += parts[k++].length;
+    const head = k === 1 ? parts[0] : parts.slice(0, k).join('');
+    if (k === parts.length) return head;
+    this.head = head;
+    return combine([head, ...parts.slice(k)]);
   }
 }
 
@@ -225,4 +208,55 @@ function combine(parts: string[]): string {
     level = up;
   }
   return level[0];
+}
+
+/** Whether a carried escape (`\\`, `\\u…`) is whole. */
+function escapeComplete(escape: string): boolean {
+  return escape.length >= 2 && (escape[1] !== 'u' || escape.length >= 6);
+}
+
+/** The first quote at or after `from` that is not escaped (`from` is not inside an escape); -1 if none. */
+function closingQuote(piece: string, from: number): number {
+  for (let q = piece.indexOf('"', from); q !== -1; q = piece.indexOf('"', q + 1)) {
+    let backslashes = 0;
+    for (let i = q - 1; i >= from && piece[i] === '\\'; i--) backslashes++;
+    if (backslashes % 2 === 0) return q;
+  }
+  return -1;
+}
+
+/** Where an escape cut by `end` starts (`from` is not inside an escape); `end` when none is cut. */
+function partialEscapeAt(piece: string, from: number, end: number): number {
+  const window = Math.max(from, end - 6);
+  const b = piece.lastIndexOf('\\', end - 1);
+  if (b < window) return end;
+  let backslashes = 0;
+  for (let i = b; i >= from && piece[i] === '\\'; i--) backslashes++;
+  if (backslashes % 2 === 0) return end; // b closes an escaped backslash
+  if (b + 1 >= end || (piece[b + 1] === 'u' && b + 6 > end)) return b;
+  return end;
+}
+
+/**
+ * Flat heads of the long strings parseJsonPieces assembled, by the object and key holding them.
+ * A long string is a rope of its pieces, and V8 flattens a rope (copies all of it) on any read,
+ * a prefix included: a capped model text taken from the head copies a few KB, not 50 MB.
+ */
+const heads = new WeakMap<object, Map<string, { readonly value: string; readonly head: string }>>();
+
+function recordHead(holder: object, key: string, value: string, head: string): void {
+  let m = heads.get(holder);
+  if (!m) heads.set(holder, (m = new Map()));
+  m.set(key, { value, head });
+}
+
+/**
+ * A flat prefix (the first 1 MiB at least) of `holder[key]` when parseJsonPieces built that
+ * string as a rope and it is still there; otherwise undefined (the string is flat or short: a
+ * prefix of it costs nothing).
+ */
+export function flatHead(holder: object, key: string): string | undefined {
+  const entry = heads.get(holder)?.get(key);
+  // The very string the parser made (compared by reference first: no read of its text).
+  return entry !== undefined && (holder as Record<string, unknown>)[key] === entry.value ? entry.head : undefined;
 }

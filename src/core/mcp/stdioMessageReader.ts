@@ -21,11 +21,11 @@ const KEEP_CHARS = 4096;
 /** From this size on a message is parsed from its pieces (parseJsonPieces), not joined first. */
 const PIECEWISE_BYTES = 1024 * 1024;
 /**
- * The decoded chunks of a long line are joined into pieces of about this many characters: strings
- * this large live outside V8's young generation (never copied when they survive a collection),
- * and the small ones die young.
+ * The chunks of a long line are decoded into pieces of about this many bytes, each at once: strings
+ * this large live outside V8's young generation (never copied when they survive a collection), and
+ * no small decoded string is made only to be joined.
  */
-const PIECE_CHARS = 1024 * 1024;
+const PIECE_BYTES = 1024 * 1024;
 
 /**
  * Splits a server's stdout into newline-delimited JSON-RPC messages in time and memory linear in
@@ -38,9 +38,9 @@ const PIECE_CHARS = 1024 * 1024;
 export class StdioMessageReader {
   private readonly decoder = new StringDecoder('utf8');
   private pieces: string[] = [];
-  /** Decoded chunks not joined into a piece yet (up to PIECE_CHARS). */
-  private recent: string[] = [];
-  private recentChars = 0;
+  /** Bytes not decoded into a piece yet (up to PIECE_BYTES): decoded together, into one piece. */
+  private recent: Buffer[] = [];
+  private recentBytes = 0;
   /** Bytes of the current (unfinished) line. */
   private size = 0;
   /** The current line is over the bound: only its ends are kept. */
@@ -70,7 +70,7 @@ export class StdioMessageReader {
   clear(): void {
     this.pieces = [];
     this.recent = [];
-    this.recentChars = 0;
+    this.recentBytes = 0;
     this.size = 0;
     this.skipping = undefined;
     this.decoder.end();
@@ -81,13 +81,14 @@ export class StdioMessageReader {
     if (!this.skipping && this.size > this.options.maxMessageBytes) {
       // Over the bound: keep the head of what we have, drop the rest.
       let head = '';
-      for (const p of [...this.pieces, ...this.recent]) {
+      for (const p of this.pieces) {
         head += p.length > KEEP_CHARS - head.length ? p.slice(0, KEEP_CHARS - head.length) : p;
         if (head.length >= KEEP_CHARS) break;
       }
+      if (head.length < KEEP_CHARS && this.recent.length) head += this.decoder.write(Buffer.concat(this.recent)).slice(0, KEEP_CHARS - head.length);
       this.pieces = [];
       this.recent = [];
-      this.recentChars = 0;
+      this.recentBytes = 0;
       this.decoder.end();
       this.skipping = { head: copyString(head), tail: '' };
     }
@@ -98,16 +99,18 @@ export class StdioMessageReader {
       s.tail = copyString((s.tail + recent).slice(-KEEP_CHARS));
       return;
     }
-    const text = this.decoder.write(chunk.subarray(start, end));
-    this.recent.push(text);
-    this.recentChars += text.length;
-    if (this.recentChars >= PIECE_CHARS) this.joinRecent();
+    this.recent.push(chunk.subarray(start, end));
+    this.recentBytes += end - start;
+    if (this.recentBytes >= PIECE_BYTES) this.decodeRecent();
   }
 
-  private joinRecent(): void {
-    if (this.recent.length) this.pieces.push(this.recent.length === 1 ? this.recent[0] : this.recent.join(''));
+  private decodeRecent(): void {
+    if (this.recent.length) {
+      const text = this.decoder.write(this.recent.length === 1 ? this.recent[0] : Buffer.concat(this.recent, this.recentBytes));
+      if (text) this.pieces.push(text);
+    }
     this.recent = [];
-    this.recentChars = 0;
+    this.recentBytes = 0;
   }
 
   private finishLine(): void {
@@ -119,9 +122,9 @@ export class StdioMessageReader {
       this.tooLarge(skipped.head, skipped.tail, size);
       return;
     }
+    this.decodeRecent();
     const rest = this.decoder.end();
-    if (rest) this.recent.push(rest);
-    this.joinRecent();
+    if (rest) this.pieces.push(rest);
     const pieces = this.pieces;
     this.pieces = [];
     if (size < PIECEWISE_BYTES) this.deliver(pieces.length === 1 ? pieces[0] : pieces.join(''));

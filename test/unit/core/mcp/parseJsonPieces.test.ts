@@ -4,7 +4,8 @@
  * JSON.parse fails.
  */
 import * as assert from 'node:assert/strict';
-import { parseJsonPieces } from '../../../../src/core/mcp/parseJsonPieces';
+import { flatHead, parseJsonPieces } from '../../../../src/core/mcp/parseJsonPieces';
+import { convertResult } from '../../../../src/core/calls/resultConversion';
 
 /** Every way of cutting `text` into two pieces, and a few into many. */
 function cuts(text: string): string[][] {
@@ -58,8 +59,29 @@ describe('parseJsonPieces', () => {
     assert.equal(t.slice(0, 10), 'xxxxxxxxxx');
   });
 
+  it('a long string with escapes cut at every piece end is decoded run by run; its flat head caps the model text', () => {
+    const line = 'line "q" \\ tab\t é 🚀 \u0001 end\n';
+    const body = JSON.stringify(line.repeat(100_000)).slice(1, -1);
+    const text = `{"content":[{"type":"text","text":"${body}"}]}`;
+    // Piece ends in every position of an escape (size 65536 + a prime drifts across them).
+    const pieces: string[] = [];
+    for (let i = 0; i < text.length; i += 65_537) pieces.push(text.slice(i, i + 65_537));
+    const value = parseJsonPieces(pieces) as { content: { type: 'text'; text: string }[] };
+    const block = value.content[0];
+    assert.equal(block.text, JSON.parse(text).content[0].text);
+    const head = flatHead(block, 'text');
+    assert.ok(head !== undefined && head.length >= 1024 * 1024, 'a long string has a recorded head of at least 1 MiB');
+    assert.equal(head, block.text.slice(0, head.length));
+    const capped = convertResult({ content: value.content }, 50_000);
+    assert.equal(capped.parts[0].type === 'text' && capped.parts[0].text, block.text.slice(0, 50_000));
+    assert.ok(capped.truncated);
+    block.text = 'replaced';
+    assert.equal(flatHead(block, 'text'), undefined, 'no head for a string the parser did not make');
+    assert.equal(flatHead(JSON.parse(text).content[0], 'text'), undefined);
+  });
+
   it('fails where JSON.parse fails', () => {
-    for (const bad of ['', '{', '{"a":}', '[1,]', '{"a" 1}', '"unterminated', '"bad \\x escape"', 'tru', '{} x', '01x', '"\\u12"']) {
+    for (const bad of ['', '{', '{"a":}', '[1,]', '{"a" 1}', '"unterminated', '"bad \\x escape"', '"a\\u12', '"tab\\n\t"', 'tru', '{} x', '01x', '"\\u12"']) {
       assert.throws(() => parseJsonPieces([bad]), SyntaxError, bad);
     }
   });
