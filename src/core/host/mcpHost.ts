@@ -107,6 +107,7 @@ export class McpHost {
   /** Start every server the role uses, in parallel, until each settled; `forCall`: only what that one call needs (oneShotTarget). */
   start(forCall?: string): Promise<void> {
     const target = forCall === undefined ? undefined : oneShotTarget(forCall, this._settings, this.policies.current);
+    if (target) this.trust.pins.listsPartially(target.server);
     return target ? this.fleet.startOne(target.server, target.tool) : this.fleet.start();
   }
 
