@@ -1,3 +1,5 @@
+import { schemaProblem } from '../calls/jsonSchemaCompilers';
+import type { ToolPins } from '../pinning/toolPins';
 import type { PolicySet } from '../policy/activePolicies';
 import type { HostSettings } from '../settings/hostSettings';
 import { MAX_TOOL_NAME, PREFIX_SEPARATOR, sanitizeNamePart, serverPrefix } from '../tools/toolNaming';
@@ -28,4 +30,15 @@ export function oneShotTarget(name: string, settings: HostSettings, policy: Poli
   if (serverPrefix(server.name) !== server.name || tool === '' || sanitizeNamePart(tool) !== tool) return undefined;
   if (!server.enabled || !policy.usesServer(server.name)) return undefined;
   return { server: server.name, tool };
+}
+
+/**
+ * Before a one-shot call's server is started: its listing will stop at `tool` and keep only it
+ * (ToolPins.listsPartially), and the work that checking that one definition needs first is done
+ * while the server starts rather than after it answers — its pin is read from the lockfile, and the
+ * JSON Schema meta-schema is compiled (~40 ms on the first definition checked).
+ */
+export function prepareOneShot(target: { server: string; tool: string }, pins: ToolPins): void {
+  pins.listsPartially(target.server, target.tool);
+  setImmediate(() => schemaProblem({ type: 'object' })).unref();
 }

@@ -105,8 +105,10 @@ export class ToolPins {
    * server lists is not taken as its whole list, so no tool counts as removed and nothing can be
    * reviewed, approved or locked from it in this process.
    */
-  listsPartially(server: string): void {
+  listsPartially(server: string, tool: string): void {
     this.partial.add(server);
+    // Its pin is read while the server starts, not after the listing found the tool.
+    if (this.mode !== 'off') setImmediate(() => this.entry(server, [tool])).unref();
   }
 
   /** A server removed from the settings. */
@@ -227,8 +229,11 @@ export class ToolPins {
     this.o.logger.info(`[${r.server}] tool definitions ${decision === 'approve' ? 'approved' : 'rejected'} by ${by.user} (${by.via})`);
   }
 
-  private entry(server: string): LockedServer | undefined {
-    return 'error' in this.read ? undefined : this.read.lock.servers[server];
+  /** The server's lockfile entry; `tools`: only those of its tools are needed (a partial listing). */
+  private entry(server: string, tools?: readonly string[]): LockedServer | undefined {
+    const r = this.read;
+    if ('error' in r) return undefined;
+    return r.server ? r.server(server, tools) : r.lock.servers[server];
   }
 
   private liveOf(server: string): Live {
@@ -243,16 +248,17 @@ export class ToolPins {
       if (this.pins.delete(server) && fire) this._onDidChange.fire();
       return;
     }
+    const partial = this.partial.has(server);
     this.pins.set(
       server,
       pinServer({
         server,
         mode: this.mode,
-        locked: this.entry(server),
+        locked: this.entry(server, partial ? live.tools.map((t) => t.name) : undefined),
         lockError: 'error' in this.read ? this.read.error : undefined,
         identity: live.identity,
         tools: live.tools,
-        partial: this.partial.has(server),
+        partial,
       }),
     );
     if (fire) this._onDidChange.fire();
