@@ -33,12 +33,16 @@ export function oneShotTarget(name: string, settings: HostSettings, policy: Poli
 }
 
 /**
- * Before a one-shot call's server is started: its listing will stop at `tool` and keep only it
- * (ToolPins.listsPartially), and the work that checking that one definition needs first is done
- * while the server starts rather than after it answers — its pin is read from the lockfile, and the
- * JSON Schema meta-schema is compiled (~40 ms on the first definition checked).
+ * The target of a one-shot call (oneShotTarget), prepared before its server starts: its listing
+ * will stop at the tool and keep only it (ToolPins.listsPartially), and the work that checking that
+ * one definition needs first is done while the server starts rather than after it answers — the
+ * tool's pin is read from the lockfile, and the JSON Schema meta-schema is compiled (~40 ms on the
+ * first definition checked). Undefined (nothing prepared) when the name needs every server's tools.
  */
-export function prepareOneShot(target: { server: string; tool: string }, pins: ToolPins): void {
+export function prepareOneShot(name: string, settings: HostSettings, policy: PolicySet, pins: ToolPins): { server: string; tool: string } | undefined {
+  const target = oneShotTarget(name, settings, policy);
+  if (!target) return undefined;
   pins.listsPartially(target.server, target.tool);
   setImmediate(() => schemaProblem({ type: 'object' })).unref();
+  return target;
 }
