@@ -1,10 +1,13 @@
 import * as path from 'node:path';
 import { defaultCredentialsFile, FileCredentialStore } from '../core/auth/fileCredentialStore';
 import type { Confirmer } from '../core/calls/confirmer';
-import { FileConsentStore } from '../core/consent/fileConsentStore';
+import { FileConsentStore, userConfigDir } from '../core/consent/fileConsentStore';
 import type { ConsentPrompt } from '../core/consent/serverConsent';
 import { McpHost } from '../core/host/mcpHost';
 import { CLIENT_INFO } from '../core/host/mcpHostOptions';
+import { CheckedLockfiles } from '../core/pinning/checkedLockfiles';
+import { LOCKFILE_NAME } from '../core/pinning/lockfile';
+import { FileLockfileStore } from '../core/pinning/lockfileStore';
 import { decliningPrompter } from '../core/requests/elicitationPrompter';
 import { refusingSampler } from '../core/requests/sampler';
 import type { ServerRequestPorts } from '../core/requests/serverRequests';
@@ -59,6 +62,8 @@ export function createHost(workspace: Workspace, o: CliHostOptions): McpHost {
   const host = new McpHost({
     settings: o.pinning ? { ...workspace.settings, pinning: o.pinning } : workspace.settings,
     workspaceFolder: workspace.dir,
+    // Lockfile content found valid and canonical once is then read entry by entry (a one-shot call reads one tool's pin).
+    lockfile: new FileLockfileStore(path.join(workspace.dir, LOCKFILE_NAME), new CheckedLockfiles(path.join(userConfigDir(env as NodeJS.ProcessEnv), 'checked-lockfiles'))),
     env,
     secrets: envSecretResolver(env),
     confirmer: o.confirmer,

@@ -14,7 +14,7 @@ import { HostCatalog } from './hostCatalog';
 import type { SignInControl } from './hostAuth';
 import { connectionFacts, HostSnapshot } from './hostSnapshot';
 import { HostTrust, type DefinitionControl } from './hostTrust';
-import { oneShotTarget } from './oneShotTarget';
+import { prepareOneShot } from './oneShotTarget';
 import type { McpHostOptions } from './mcpHostOptions';
 
 export type { ServerStateEvent } from '../mcp/serverFleet';
@@ -106,7 +106,7 @@ export class McpHost {
 
   /** Start every server the role uses, in parallel, until each settled; `forCall`: only what that one call needs (oneShotTarget). */
   start(forCall?: string): Promise<void> {
-    const target = forCall === undefined ? undefined : oneShotTarget(forCall, this._settings, this.policies.current);
+    const target = forCall === undefined ? undefined : prepareOneShot(forCall, this._settings, this.policies.current, this.trust.pins);
     return target ? this.fleet.startOne(target.server, target.tool) : this.fleet.start();
   }
 

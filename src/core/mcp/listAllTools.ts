@@ -3,6 +3,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { SecretRedactor } from '../audit/secretRedactor';
 import { checkToolDefinitions, type ToolDefinitionProblem } from './checkToolDefinitions';
 import { AnyObjectSchema } from './anyObjectSchema';
+import { isPlainObject } from '../settings/isPlainObject';
 
 /** Guards against a server whose cursors never end. */
 export const MAX_TOOL_PAGES = 1000;
@@ -16,7 +17,10 @@ export interface ListedTools {
 export interface ListOptions {
   readonly timeoutMs: number;
   readonly signal?: AbortSignal;
-  /** Stop after the page that lists a tool of this name (a one-shot call). */
+  /**
+   * A one-shot call: stop after the page that lists a usable tool of this name, and keep only that
+   * tool (and the problems of entries of that name). The other entries are neither checked nor kept.
+   */
   readonly stopAfter?: string;
 }
 
@@ -38,12 +42,13 @@ export async function listAllTools(client: Client, options: ListOptions): Promis
       signal: options.signal,
     });
     if (!Array.isArray(result.tools)) throw new Error(`tools/list answered without a "tools" array (page ${page + 1})`);
-    const checked = checkToolDefinitions(result.tools, listed);
+    const checked = options.stopAfter === undefined ? checkToolDefinitions(result.tools, listed) : checkNamed(result.tools, listed, options.stopAfter);
     listed += result.tools.length;
     for (const t of checked.tools) tools.push(t);
     for (const p of checked.problems) problems.push(p);
-    // A one-shot call needs one tool: the pages after the one that lists it cannot change its name.
-    if (options.stopAfter !== undefined && checked.tools.some((t) => t.name === options.stopAfter)) return { tools, problems };
+    // A one-shot call needs one tool: the pages after the one that lists it cannot change its name
+    // (oneShotTarget), and the other tools of this page are offered to nobody.
+    if (options.stopAfter !== undefined && checked.tools.length > 0) return { tools, problems };
     const next = result.nextCursor;
     if (next === undefined || next === null || next === '') return { tools, problems };
     if (typeof next !== 'string') throw new Error(`tools/list answered with a nextCursor that is not a string (page ${page + 1})`);
@@ -52,6 +57,19 @@ export async function listAllTools(client: Client, options: ListOptions): Promis
     cursor = next;
   }
   throw new Error(`tools/list did not finish after ${MAX_TOOL_PAGES} pages`);
+}
+
+/** Only the entries named `name` of a page, each checked as checkToolDefinitions would (same problems, same index). */
+function checkNamed(page: readonly unknown[], offset: number, name: string): ReturnType<typeof checkToolDefinitions> {
+  const tools: Tool[] = [];
+  const problems: ToolDefinitionProblem[] = [];
+  page.forEach((entry, i) => {
+    if (!isPlainObject(entry) || entry.name !== name) return;
+    const checked = checkToolDefinitions([entry], offset + i);
+    for (const t of checked.tools) tools.push(t);
+    for (const p of checked.problems) problems.push(p);
+  });
+  return { tools, problems };
 }
 
 /**

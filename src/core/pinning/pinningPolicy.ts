@@ -48,6 +48,11 @@ export interface PinInput {
   /** The identity of the running server (lockfile form); unknown: not compared. */
   readonly identity?: ServerIdentity;
   readonly tools: readonly Tool[];
+  /**
+   * `tools` is not everything the server lists (a one-shot call lists up to its tool and keeps that
+   * one): each listed tool is held against its pin as always, but nothing counts as removed.
+   */
+  readonly partial?: boolean;
 }
 
 const consistent = new WeakMap<LockedTool, boolean>();
@@ -119,7 +124,7 @@ export function pinServer(input: PinInput): ServerPins {
     }
     if (q && mode !== 'off') quarantined.set(tool.name, q);
   }
-  const removed = locked ? Object.keys(locked.tools).filter((n) => !seen.has(n)).sort().map((n) => locked.tools[n]) : [];
+  const removed = locked && !input.partial ? Object.keys(locked.tools).filter((n) => !seen.has(n)).sort().map((n) => locked.tools[n]) : [];
   return { server, quarantined, firstReview: !locked, added, changed, removed, identityChanges: identity };
 }
 

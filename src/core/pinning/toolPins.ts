@@ -40,6 +40,8 @@ export class ToolPins {
   private _read?: LockfileRead;
   private readonly live = new Map<string, Live>();
   private readonly pins = new Map<string, ServerPins>();
+  /** Servers whose listing is partial in this process (a one-shot call): never reviewed or written from. */
+  private readonly partial = new Set<string>();
 
   constructor(
     private mode: PinningMode,
@@ -95,6 +97,18 @@ export class ToolPins {
   setTools(server: string, tools: readonly Tool[] | undefined): void {
     this.liveOf(server).tools = tools;
     this.recompute(server);
+  }
+
+  /**
+   * A one-shot call uses one tool of `server`: its listing stops at that tool and keeps only it
+   * (listAllTools `stopAfter`). Each listed tool is still held against its pin exactly; what the
+   * server lists is not taken as its whole list, so no tool counts as removed and nothing can be
+   * reviewed, approved or locked from it in this process.
+   */
+  listsPartially(server: string, tool: string): void {
+    this.partial.add(server);
+    // Its pin is read while the server starts, not after the listing found the tool.
+    if (this.mode !== 'off') setImmediate(() => this.entry(server, [tool])).unref();
   }
 
   /** A server removed from the settings. */
@@ -173,6 +187,7 @@ export class ToolPins {
   }
 
   private checkedReview(server: string, token: string): DefinitionReview {
+    if (this.partial.has(server)) throw new ReviewError(`server "${server}" was started for one call and listed only that tool: review it in a full session`);
     const review = this.review(server);
     if (!review) throw new ReviewError(`server "${server}" has nothing to review: its tools match the lockfile`);
     if (review.token !== token) throw new ReviewError(`the tools of server "${server}" changed while they were being reviewed; review them again`);
@@ -189,6 +204,7 @@ export class ToolPins {
   }
 
   private entryFromLive(server: string): LockedServer {
+    if (this.partial.has(server)) throw new ReviewError(`server "${server}" was started for one call and listed only that tool: lock it in a full session`);
     const live = this.live.get(server);
     if (!live?.tools || !live.identity) throw new ReviewError(`server "${server}" is not connected: start it to review its tools`);
     const tools: Record<string, LockedTool> = {};
@@ -213,8 +229,11 @@ export class ToolPins {
     this.o.logger.info(`[${r.server}] tool definitions ${decision === 'approve' ? 'approved' : 'rejected'} by ${by.user} (${by.via})`);
   }
 
-  private entry(server: string): LockedServer | undefined {
-    return 'error' in this.read ? undefined : this.read.lock.servers[server];
+  /** The server's lockfile entry; `tools`: only those of its tools are needed (a partial listing). */
+  private entry(server: string, tools?: readonly string[]): LockedServer | undefined {
+    const r = this.read;
+    if ('error' in r) return undefined;
+    return r.server ? r.server(server, tools) : r.lock.servers[server];
   }
 
   private liveOf(server: string): Live {
@@ -229,15 +248,17 @@ export class ToolPins {
       if (this.pins.delete(server) && fire) this._onDidChange.fire();
       return;
     }
+    const partial = this.partial.has(server);
     this.pins.set(
       server,
       pinServer({
         server,
         mode: this.mode,
-        locked: this.entry(server),
+        locked: this.entry(server, partial ? live.tools.map((t) => t.name) : undefined),
         lockError: 'error' in this.read ? this.read.error : undefined,
         identity: live.identity,
         tools: live.tools,
+        partial,
       }),
     );
     if (fire) this._onDidChange.fire();
