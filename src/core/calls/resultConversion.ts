@@ -1,5 +1,5 @@
 import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/sdk/types.js';
-import { flatHead } from '../mcp/parseJsonPieces';
+import { flatHead } from '../mcp/flatHead';
 import { copyString } from '../util/copyString';
 
 /** Model-neutral result parts; the editor adapter maps them to vscode.lm parts. */

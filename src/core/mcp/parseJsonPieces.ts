@@ -1,13 +1,28 @@
+import { recordHead } from './flatHead';
+
+export interface PieceOptions {
+  /**
+   * Each piece is framed in quotes, `"` + text + `"` (the quotes are not part of the JSON text):
+   * a piece that lies inside a string is then decoded by JSON.parse as it is, without a copy of
+   * it made only to add the quotes (StdioMessageReader decodes its pieces so).
+   */
+  readonly framed?: boolean;
+}
+
 /**
  * JSON.parse over a message given as a list of string pieces (as it arrived), without first
- * joining them into one string: a large string value is built from the pieces themselves (a long
- * run without escapes is the pieces' own text, combined without copying), so a 50 MiB result
- * costs its size once more at most, where join + JSON.parse holds it three times (pieces, line,
+ * joining them into one string: a large string value is decoded piece by piece (JSON.parse of
+ * each piece's run) and the runs are combined without copying, so a 50 MiB result costs its size
+ * once more at most, where join + JSON.parse holds it three times (pieces, line,
  * value) until the garbage collector runs. Used for large messages; small ones use JSON.parse.
  * Throws a SyntaxError like JSON.parse on malformed input.
  */
-export function parseJsonPieces(pieces: readonly string[]): unknown {
-  const p = new PieceParser(pieces.filter((s) => s.length > 0));
+export function parseJsonPieces(pieces: readonly string[], options: PieceOptions = {}): unknown {
+  const frame = options.framed ? 1 : 0;
+  const p = new PieceParser(
+    pieces.filter((s) => s.length > 2 * frame),
+    frame,
+  );
   const value = p.value(0);
   p.skipSpace();
   if (!p.atEnd()) p.fail('unexpected text after the JSON value');
@@ -21,21 +36,32 @@ export function parseJsonPieces(pieces: readonly string[]): unknown {
  */
 const HEAD_CHARS = 1024 * 1024;
 const MAX_DEPTH = 2000;
+/** Up to this length a run is checked for escapes and control characters in one loop, not natively. */
+const SHORT_RUN = 64;
 
 class PieceParser {
   private pi = 0;
-  private ci = 0;
+  private ci: number;
+  /** Where each piece's text ends (before its closing frame quote, if framed). */
+  private readonly ends: number[];
   /** The flat head of the last string read, when that string is a rope (see flatHead). */
   private head?: string;
 
-  constructor(private readonly pieces: readonly string[]) {}
+  /** `frame`: 1 when each piece is framed in quotes (its text is [1, length - 1)), else 0. */
+  constructor(
+    private readonly pieces: readonly string[],
+    private readonly frame: number,
+  ) {
+    this.ci = frame;
+    this.ends = pieces.map((s) => s.length - frame);
+  }
 
   atEnd(): boolean {
     return this.pi >= this.pieces.length;
   }
 
   fail(why: string): never {
-    throw new SyntaxError(`JSON: ${why} (piece ${this.pi + 1}, offset ${this.ci})`);
+    throw new SyntaxError(`JSON: ${why} (piece ${this.pi + 1}, offset ${this.ci - this.frame})`);
   }
 
   private peek(): string {
@@ -45,9 +71,9 @@ class PieceParser {
   private next(): string {
     if (this.pi >= this.pieces.length) this.fail('unexpected end of input');
     const c = this.pieces[this.pi][this.ci++];
-    if (this.ci >= this.pieces[this.pi].length) {
+    if (this.ci >= this.ends[this.pi]) {
       this.pi++;
-      this.ci = 0;
+      this.ci = this.frame;
     }
     return c;
   }
@@ -141,22 +167,27 @@ class PieceParser {
     for (;;) {
       if (this.pi >= this.pieces.length) this.fail('unterminated string');
       const piece = this.pieces[this.pi];
+      const pieceEnd = this.ends[this.pi];
       let ci = this.ci;
-      while (carry && !escapeComplete(carry) && ci < piece.length) {
+      while (carry && !escapeComplete(carry) && ci < pieceEnd) {
         const need = carry.length === 1 ? 1 : 6 - carry.length;
-        carry += piece.slice(ci, ci + need);
-        ci = Math.min(piece.length, ci + need);
+        carry += piece.slice(ci, Math.min(pieceEnd, ci + need));
+        ci = Math.min(pieceEnd, ci + need);
       }
       if (carry && !escapeComplete(carry)) {
         this.advancePiece();
         continue;
       }
-      const quote = closingQuote(piece, ci);
-      const end = quote === -1 ? piece.length : quote;
+      const quote = closingQuote(piece, ci, pieceEnd);
+      const end = quote === -1 ? pieceEnd : quote;
       const cut = quote === -1 ? partialEscapeAt(piece, ci, end) : end;
-      const run = ci === 0 && cut === piece.length ? piece : piece.slice(ci, cut);
-      const text = carry ? carry + run : run;
-      if (text.length) parts.push(this.decode(text));
+      if (!carry && ci === this.frame && cut === pieceEnd) {
+        parts.push(this.frame ? this.decodeFramed(piece) : this.decode(piece));
+      } else {
+        const run = piece.slice(ci, cut);
+        const text = carry ? carry + run : run;
+        if (text.length) parts.push(this.decode(text));
+      }
       if (quote === -1) {
         carry = piece.slice(cut, end);
         this.advancePiece();
@@ -171,14 +202,27 @@ class PieceParser {
 
   private advancePiece(): void {
     this.pi++;
-    this.ci = 0;
+    this.ci = this.frame;
   }
 
-  /** A run of string content (no unescaped quote, no cut escape) as the text it stands for. */
+  /**
+   * A run of string content (no unescaped quote, no cut escape) as the text it stands for, checked
+   * as JSON.parse checks it (no raw control character): a run without escapes is its own text
+   * (no copy), any other is decoded by JSON.parse.
+   */
   private decode(run: string): string {
-    if (run.indexOf('\\') === -1) return run;
+    return isPlain(run) ? run : this.parseLiteral(`"${run}"`);
+  }
+
+  /** A framed piece that is all string content: a string literal already, decoded as it is. */
+  private decodeFramed(piece: string): string {
+    return isPlain(piece, 1) ? piece.slice(1, -1) : this.parseLiteral(piece);
+  }
+
+  /** Parses a string literal (quotes included): the decoded text, or a SyntaxError. */
+  private parseLiteral(literal: string): string {
     try {
-      return JSON.parse(`"${run}"`) as string;
+      return JSON.parse(literal) as string;
     } catch {
       return this.fail('bad escape or control character in a string');
     }
@@ -210,14 +254,27 @@ function combine(parts: string[]): string {
   return level[0];
 }
 
+// eslint-disable-next-line no-control-regex -- the characters JSON forbids raw in a string
+const CONTROL = /[\u0000-\u001f]/;
+
+/** No escape and no control character in `text` (without `frame` characters at each end): it is its own text. */
+function isPlain(text: string, frame = 0): boolean {
+  if (text.length - 2 * frame > SHORT_RUN) return text.indexOf('\\') === -1 && !CONTROL.test(text);
+  for (let i = frame; i < text.length - frame; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || c === 0x5c) return false;
+  }
+  return true;
+}
+
 /** Whether a carried escape (`\\`, `\\u…`) is whole. */
 function escapeComplete(escape: string): boolean {
   return escape.length >= 2 && (escape[1] !== 'u' || escape.length >= 6);
 }
 
-/** The first quote at or after `from` that is not escaped (`from` is not inside an escape); -1 if none. */
-function closingQuote(piece: string, from: number): number {
-  for (let q = piece.indexOf('"', from); q !== -1; q = piece.indexOf('"', q + 1)) {
+/** The first quote in [from, end) that is not escaped (`from` is not inside an escape); -1 if none. */
+function closingQuote(piece: string, from: number, end: number): number {
+  for (let q = piece.indexOf('"', from); q !== -1 && q < end; q = piece.indexOf('"', q + 1)) {
     let backslashes = 0;
     for (let i = q - 1; i >= from && piece[i] === '\\'; i--) backslashes++;
     if (backslashes % 2 === 0) return q;
@@ -235,28 +292,4 @@ function partialEscapeAt(piece: string, from: number, end: number): number {
   if (backslashes % 2 === 0) return end; // b closes an escaped backslash
   if (b + 1 >= end || (piece[b + 1] === 'u' && b + 6 > end)) return b;
   return end;
-}
-
-/**
- * Flat heads of the long strings parseJsonPieces assembled, by the object and key holding them.
- * A long string is a rope of its pieces, and V8 flattens a rope (copies all of it) on any read,
- * a prefix included: a capped model text taken from the head copies a few KB, not 50 MB.
- */
-const heads = new WeakMap<object, Map<string, { readonly value: string; readonly head: string }>>();
-
-function recordHead(holder: object, key: string, value: string, head: string): void {
-  let m = heads.get(holder);
-  if (!m) heads.set(holder, (m = new Map()));
-  m.set(key, { value, head });
-}
-
-/**
- * A flat prefix (the first 1 MiB at least) of `holder[key]` when parseJsonPieces built that
- * string as a rope and it is still there; otherwise undefined (the string is flat or short: a
- * prefix of it costs nothing).
- */
-export function flatHead(holder: object, key: string): string | undefined {
-  const entry = heads.get(holder)?.get(key);
-  // The very string the parser made (compared by reference first: no read of its text).
-  return entry !== undefined && (holder as Record<string, unknown>)[key] === entry.value ? entry.head : undefined;
 }

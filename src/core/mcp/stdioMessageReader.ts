@@ -1,4 +1,4 @@
-import { StringDecoder } from 'node:string_decoder';
+import { isAscii } from 'node:buffer';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { copyString } from '../util/copyString';
 import { checkMessage } from './checkMessage';
@@ -18,14 +18,15 @@ export interface StdioMessageReaderOptions {
 
 /** What is kept of a message over the bound: enough of both ends to find its id. */
 const KEEP_CHARS = 4096;
-/** From this size on a message is parsed from its pieces (parseJsonPieces), not joined first. */
-const PIECEWISE_BYTES = 1024 * 1024;
 /**
- * The chunks of a long line are decoded into pieces of about this many bytes, each at once: strings
- * this large live outside V8's young generation (never copied when they survive a collection), and
- * no small decoded string is made only to be joined.
+ * A line longer than this is decoded into pieces of this many bytes, each at once, and parsed from
+ * its pieces (parseJsonPieces), never joined: strings this large live outside V8's young generation
+ * (never copied when they survive a collection), and no small decoded string is made only to be
+ * joined. A shorter line is joined once as bytes and parsed with JSON.parse.
  */
-const PIECE_BYTES = 1024 * 1024;
+export const PIECE_BYTES = 1024 * 1024;
+/** `"`, the frame around each piece (see decodeRecent). */
+const QUOTE = 0x22;
 
 /**
  * Splits a server's stdout into newline-delimited JSON-RPC messages in time and memory linear in
@@ -36,11 +37,15 @@ const PIECE_BYTES = 1024 * 1024;
  * id is read from the message's ends) gets an error response at once; the stream goes on.
  */
 export class StdioMessageReader {
-  private readonly decoder = new StringDecoder('utf8');
+  /** The decoded pieces of the current line, each framed in quotes (see decodeRecent). */
   private pieces: string[] = [];
   /** Bytes not decoded into a piece yet (up to PIECE_BYTES): decoded together, into one piece. */
   private recent: Buffer[] = [];
   private recentBytes = 0;
+  /** The start of a UTF-8 character cut by the end of the last piece: the next piece begins with it. */
+  private cutChar?: Buffer;
+  /** Where a piece's bytes are framed, reused for each piece of a line (dropped at its end). */
+  private scratch?: Buffer;
   /** Bytes of the current (unfinished) line. */
   private size = 0;
   /** The current line is over the bound: only its ends are kept. */
@@ -68,12 +73,17 @@ export class StdioMessageReader {
 
   /** Drop a partial line (the stream ended). */
   clear(): void {
+    this.dropLine();
+    this.size = 0;
+    this.skipping = undefined;
+  }
+
+  private dropLine(): void {
     this.pieces = [];
     this.recent = [];
     this.recentBytes = 0;
-    this.size = 0;
-    this.skipping = undefined;
-    this.decoder.end();
+    this.cutChar = undefined;
+    this.scratch = undefined;
   }
 
   private take(chunk: Buffer, start: number, end: number): void {
@@ -82,14 +92,11 @@ export class StdioMessageReader {
       // Over the bound: keep the head of what we have, drop the rest.
       let head = '';
       for (const p of this.pieces) {
-        head += p.length > KEEP_CHARS - head.length ? p.slice(0, KEEP_CHARS - head.length) : p;
+        head += p.slice(1, Math.min(p.length - 1, 1 + KEEP_CHARS - head.length));
         if (head.length >= KEEP_CHARS) break;
       }
-      if (head.length < KEEP_CHARS && this.recent.length) head += this.decoder.write(Buffer.concat(this.recent)).slice(0, KEEP_CHARS - head.length);
-      this.pieces = [];
-      this.recent = [];
-      this.recentBytes = 0;
-      this.decoder.end();
+      if (head.length < KEEP_CHARS && this.recent.length) head += Buffer.concat([...(this.cutChar ? [this.cutChar] : []), ...this.recent]).toString('utf8', 0, KEEP_CHARS * 4).slice(0, KEEP_CHARS - head.length);
+      this.dropLine();
       this.skipping = { head: copyString(head), tail: '' };
     }
     if (this.skipping) {
@@ -99,18 +106,46 @@ export class StdioMessageReader {
       s.tail = copyString((s.tail + recent).slice(-KEEP_CHARS));
       return;
     }
-    this.recent.push(chunk.subarray(start, end));
-    this.recentBytes += end - start;
-    if (this.recentBytes >= PIECE_BYTES) this.decodeRecent();
+    // Pieces of PIECE_BYTES at most, however large the chunk.
+    while (start < end) {
+      const n = Math.min(end - start, PIECE_BYTES - this.recentBytes);
+      this.recent.push(chunk.subarray(start, start + n));
+      this.recentBytes += n;
+      start += n;
+      if (this.recentBytes >= PIECE_BYTES) this.decodeRecent(false);
+    }
   }
 
-  private decodeRecent(): void {
-    if (this.recent.length) {
-      const text = this.decoder.write(this.recent.length === 1 ? this.recent[0] : Buffer.concat(this.recent, this.recentBytes));
-      if (text) this.pieces.push(text);
-    }
+  /**
+   * The bytes taken since the last piece become one piece, framed in quotes: `"` + text + `"`. A
+   * piece that lies inside a JSON string (most of a long text) is then a JSON string literal of
+   * its own, which parseJsonPieces hands to JSON.parse as it is: no copy only to add the quotes.
+   * The frame is written around the bytes in a scratch buffer they are gathered in anyway. A
+   * UTF-8 character cut by the piece's end is carried to the next piece (the last piece of the
+   * line is decoded whole; a final `\r` is JSON whitespace to the parser).
+   */
+  private decodeRecent(last: boolean): void {
+    const cut = this.cutChar;
+    const bytes = (cut?.length ?? 0) + this.recentBytes;
+    if (!this.scratch || this.scratch.length < bytes + 2) this.scratch = Buffer.allocUnsafe(Math.max(bytes, PIECE_BYTES + 4) + 2);
+    const b = this.scratch;
+    b[0] = QUOTE;
+    let end = 1;
+    if (cut) end += cut.copy(b, end);
+    for (const c of this.recent) end += c.copy(b, end);
     this.recent = [];
     this.recentBytes = 0;
+    this.cutChar = undefined;
+    if (!last) {
+      const whole = wholeCharsEnd(b, 1, end);
+      if (whole < end) this.cutChar = Buffer.from(b.subarray(whole, end));
+      end = whole;
+    }
+    if (end === 1) return;
+    b[end] = QUOTE;
+    const framed = b.subarray(0, end + 1);
+    // ASCII (most JSON) is copied as it is; only other text needs UTF-8 decoding.
+    this.pieces.push(framed.toString(isAscii(framed) ? 'latin1' : 'utf8'));
   }
 
   private finishLine(): void {
@@ -122,13 +157,17 @@ export class StdioMessageReader {
       this.tooLarge(skipped.head, skipped.tail, size);
       return;
     }
-    this.decodeRecent();
-    const rest = this.decoder.end();
-    if (rest) this.pieces.push(rest);
+    if (this.pieces.length === 0) {
+      // A line under PIECE_BYTES: its bytes joined once, decoded once.
+      const { recent, recentBytes } = this;
+      this.dropLine();
+      this.deliver((recent.length === 1 ? recent[0] : Buffer.concat(recent, recentBytes)).toString('utf8'));
+      return;
+    }
+    this.decodeRecent(true);
     const pieces = this.pieces;
-    this.pieces = [];
-    if (size < PIECEWISE_BYTES) this.deliver(pieces.length === 1 ? pieces[0] : pieces.join(''));
-    else this.deliverPieces(pieces);
+    this.dropLine();
+    this.deliverPieces(pieces);
   }
 
   private deliver(line: string): void {
@@ -144,17 +183,17 @@ export class StdioMessageReader {
     this.check(value, text);
   }
 
+  /** A long line from its framed pieces (see decodeRecent). */
   private deliverPieces(pieces: string[]): void {
-    const last = pieces.length - 1;
-    if (pieces[last].endsWith('\r')) pieces[last] = pieces[last].slice(0, -1);
+    const start = pieces[0].slice(1, -1);
     let value: unknown;
     try {
-      value = parseJsonPieces(pieces);
+      value = parseJsonPieces(pieces, { framed: true });
     } catch (e) {
-      this.notJsonRpc((e as Error).message, pieces[0]);
+      this.notJsonRpc((e as Error).message, start);
       return;
     }
-    this.check(value, pieces[0]);
+    this.check(value, start);
   }
 
   private check(value: unknown, text: string): void {
@@ -173,6 +212,17 @@ export class StdioMessageReader {
     if (id === undefined) this.options.onError(new Error(`${text}; it was dropped (it answers no request of the host)`));
     else this.options.onMessage(hostErrorResponse(id, 'messageTooLarge', text));
   }
+}
+
+/** The end of the whole UTF-8 characters in `b[start, end)`: before a character the end cuts. */
+function wholeCharsEnd(b: Buffer, start: number, end: number): number {
+  for (let i = end - 1; i >= Math.max(start, end - 4); i--) {
+    const c = b[i];
+    if (c < 0x80) return end;
+    if (c >= 0xc0) return end - i >= (c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2) ? end : i;
+    // a continuation byte: its lead is further back
+  }
+  return end;
 }
 
 function preview(text: string): string {

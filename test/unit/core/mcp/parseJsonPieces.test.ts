@@ -4,8 +4,12 @@
  * JSON.parse fails.
  */
 import * as assert from 'node:assert/strict';
-import { flatHead, parseJsonPieces } from '../../../../src/core/mcp/parseJsonPieces';
+import { flatHead } from '../../../../src/core/mcp/flatHead';
+import { parseJsonPieces } from '../../../../src/core/mcp/parseJsonPieces';
 import { convertResult } from '../../../../src/core/calls/resultConversion';
+
+/** Pieces framed in quotes, as StdioMessageReader gives them (`{ framed: true }`). */
+const framed = (pieces: string[]) => pieces.map((p) => `"${p}"`);
 
 /** Every way of cutting `text` into two pieces, and a few into many. */
 function cuts(text: string): string[][] {
@@ -32,9 +36,22 @@ describe('parseJsonPieces', () => {
     for (const sample of SAMPLES) {
       for (const text of [JSON.stringify(sample), JSON.stringify(sample, null, 2), ` ${JSON.stringify(sample)}\n`]) {
         const expected = JSON.parse(text);
-        for (const pieces of cuts(text)) assert.deepEqual(parseJsonPieces(pieces), expected, JSON.stringify(pieces));
+        for (const pieces of cuts(text)) {
+          assert.deepEqual(parseJsonPieces(pieces), expected, JSON.stringify(pieces));
+          assert.deepEqual(parseJsonPieces(framed(pieces), { framed: true }), expected, `framed: ${JSON.stringify(pieces)}`);
+        }
       }
     }
+  });
+
+  it('framed pieces: a piece that is all string content is decoded as the literal it is; an escape or a quote next to the frame is not misread', () => {
+    // Pieces whose text starts or ends with a backslash, an escaped quote or the closing quote.
+    const text = '{"a":"x\\\\","b":"\\\\\\"","c":"q\\\\n\\\\"}';
+    const expected = JSON.parse(text);
+    for (const pieces of cuts(text)) assert.deepEqual(parseJsonPieces(framed(pieces), { framed: true }), expected, JSON.stringify(pieces));
+    const long = 'é'.repeat(70_000) + '\\\\\\"' + 'z'.repeat(70_000);
+    const pieces = [`{"t":"${long.slice(0, 70_000)}`, long.slice(70_000, 70_001), long.slice(70_001, 70_003), `${long.slice(70_003)}"}`];
+    assert.equal((parseJsonPieces(framed(pieces), { framed: true }) as { t: string }).t, JSON.parse(`"${long}"`));
   });
 
   it('reads \\u escapes (surrogate pairs too) cut between pieces', () => {
@@ -57,6 +74,7 @@ describe('parseJsonPieces', () => {
     const t = (parseJsonPieces(pieces) as { t: string }).t;
     assert.equal(t, JSON.parse(text).t);
     assert.equal(t.slice(0, 10), 'xxxxxxxxxx');
+    assert.equal((parseJsonPieces(framed(pieces), { framed: true }) as { t: string }).t, t);
   });
 
   it('a long string with escapes cut at every piece end is decoded run by run; its flat head caps the model text', () => {
@@ -80,9 +98,10 @@ describe('parseJsonPieces', () => {
     assert.equal(flatHead(JSON.parse(text).content[0], 'text'), undefined);
   });
 
-  it('fails where JSON.parse fails', () => {
-    for (const bad of ['', '{', '{"a":}', '[1,]', '{"a" 1}', '"unterminated', '"bad \\x escape"', '"a\\u12', '"tab\\n\t"', 'tru', '{} x', '01x', '"\\u12"']) {
+  it('fails where JSON.parse fails (a raw control character in a string without escapes too)', () => {
+    for (const bad of ['', '{', '{"a":}', '[1,]', '{"a" 1}', '"unterminated', '"bad \\x escape"', '"a\\u12', '"tab\\n\t"', 'tru', '{} x', '01x', '"\\u12"', '"raw\ttab"', `{"k\u0001":1}`, `"${'long raw tab '.repeat(10)}\t"`]) {
       assert.throws(() => parseJsonPieces([bad]), SyntaxError, bad);
+      for (const pieces of cuts(bad)) assert.throws(() => parseJsonPieces(framed(pieces), { framed: true }), SyntaxError, `framed: ${JSON.stringify(pieces)}`);
     }
   });
 

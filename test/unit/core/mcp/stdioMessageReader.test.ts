@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { StdioMessageReader, responseId } from '../../../../src/core/mcp/stdioMessageReader';
+import { PIECE_BYTES, StdioMessageReader, responseId } from '../../../../src/core/mcp/stdioMessageReader';
 import { hostErrorText, messageTooLargeText } from '../../../../src/core/mcp/hostErrorResponse';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 
@@ -75,6 +75,48 @@ describe('StdioMessageReader', function () {
     assert.equal(hostErrorText(new McpError(errorOf(messages[0]).code, errorOf(messages[0]).message, errorOf(messages[0]).data)), errorOf(messages[0]).message);
   });
 
+  describe('a long line, read in framed pieces of PIECE_BYTES', () => {
+    const head = '{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"';
+    // As on the wire (JSON-escaped): multi-byte characters of 2, 3 and 4 bytes, escapes.
+    for (const special of ['é', '€', '🚀', '\\n', '\\u00e9', '\\\\', '\\"']) {
+      it(`the piece end cutting ${special} anywhere in it: the same text as JSON.parse of the line`, () => {
+        for (let d = 0; d <= 6; d++) {
+          // `special` starts d bytes before the end of the first piece (and again around the second's).
+          const fill = (n: number, c: string) => c.repeat(n);
+          const body = fill(PIECE_BYTES - Buffer.byteLength(head) - d, 'a') + special + fill(PIECE_BYTES - Buffer.byteLength(special), 'z') + special + 'end';
+          const text = `${head}${body}"}]}}`;
+          const expected = JSON.parse(text).result.content[0].text as string;
+          for (const size of [65536, 7777, 3 * PIECE_BYTES]) {
+            const { r, messages, errors } = reader();
+            feed(r, text + '\n', size);
+            assert.deepEqual(errors, [], `d=${d} chunks of ${size}`);
+            assert.equal(messages.length, 1);
+            assert.ok(textOf(messages[0]) === expected, `d=${d} chunks of ${size}: a different text`);
+          }
+        }
+      });
+    }
+
+    it('a line whose last piece ends with the \\r of CRLF before the \\n arrives is read; the stream goes on', () => {
+      const tail = '"}]}}';
+      const text = head + 'c'.repeat(2 * PIECE_BYTES - head.length - tail.length - 1) + tail;
+      const { r, messages, errors } = reader();
+      feed(r, text + '\r');
+      r.push(Buffer.from('\n' + response(2, 'next')));
+      assert.deepEqual(errors, []);
+      assert.equal(textOf(messages[0]), JSON.parse(text).result.content[0].text);
+      assert.equal(textOf(messages[1]), 'next');
+    });
+
+    it('a long line that is not JSON is reported with its start, without the frame', () => {
+      const { r, messages, errors } = reader();
+      feed(r, `not json ${'x'.repeat(2 * PIECE_BYTES)}\n` + response(3, 'ok'));
+      assert.equal(errors.length, 1);
+      assert.match(errors[0].message, /not JSON-RPC \(.*\): not json xxx/);
+      assert.equal(textOf(messages[0]), 'ok');
+    });
+  });
+
   describe('the message bound', () => {
     it('a message over the bound fails the request it answers (id first, id last, string id); the stream goes on', () => {
       const { r, messages, errors } = reader(MiB);
@@ -128,11 +170,15 @@ describe('StdioMessageReader', function () {
         const tail = '"}]}}\n';
         const fill = Buffer.alloc(65536, 0x78);
         const { r, messages } = reader();
+        // The previous test's buffers and strings are freed (and counted out) before the base is read.
+        gc();
+        await new Promise((resolve) => setTimeout(resolve, 20));
         gc();
         const base = process.memoryUsage();
+        // `external` counts the buffers and the strings Node keeps outside the heap (a large latin1 piece is one).
         const used = () => {
           const u = process.memoryUsage();
-          return u.heapUsed + u.arrayBuffers - base.heapUsed - base.arrayBuffers;
+          return u.heapUsed + u.external - base.heapUsed - base.external;
         };
         let peak = 0;
         const t0 = performance.now();
