@@ -19,22 +19,35 @@ const COMPARED_FIELDS = ['description', 'title', 'inputSchema', 'outputSchema', 
 
 /** What changed between two tool lists of one server, by original tool name. */
 export function diffToolLists(before: readonly Tool[], after: readonly Tool[]): ToolListDiff {
+  const changed: ChangedTool[] = [];
+  // A refresh nearly always lists the same tools in the same order: then the tools pair up by
+  // position, as the maps below would pair them, without building the maps.
+  if (sameDistinctNames(before, after)) {
+    for (let i = 0; i < after.length; i++) addChange(changed, before[i], after[i]);
+    return { added: [], removed: [], changed };
+  }
   const old = new Map(before.map((t) => [t.name, t]));
   const next = new Map(after.map((t) => [t.name, t]));
   const added = [...next.keys()].filter((n) => !old.has(n));
   const removed = [...old.keys()].filter((n) => !next.has(n));
-  const changed: ChangedTool[] = [];
   for (const [name, t] of next) {
     const o = old.get(name);
-    if (!o || sameDefinition(o, t)) continue;
-    const fields = COMPARED_FIELDS.filter(
-      (f) => canonicalJson((o as Record<string, unknown>)[f]) !== canonicalJson((t as Record<string, unknown>)[f]),
-    );
-    if (fields.length) {
-      changed.push({ tool: name, fields, descriptionBefore: o.description, descriptionAfter: t.description });
-    }
+    if (o) addChange(changed, o, t);
   }
   return { added, removed, changed };
+}
+
+function addChange(changed: ChangedTool[], o: Tool, t: Tool): void {
+  if (sameDefinition(o, t)) return;
+  const fields = COMPARED_FIELDS.filter((f) => canonicalJson((o as Record<string, unknown>)[f]) !== canonicalJson((t as Record<string, unknown>)[f]));
+  if (fields.length) changed.push({ tool: t.name, fields, descriptionBefore: o.description, descriptionAfter: t.description });
+}
+
+/** The same names in the same order, none twice (a name listed twice pairs its last definitions, by name). */
+function sameDistinctNames(before: readonly Tool[], after: readonly Tool[]): boolean {
+  if (before.length !== after.length) return false;
+  for (let i = 0; i < after.length; i++) if (before[i].name !== after[i].name) return false;
+  return new Set(after.map((t) => t.name)).size === after.length;
 }
 
 /**
@@ -46,15 +59,17 @@ export function diffToolLists(before: readonly Tool[], after: readonly Tool[]): 
 export function sameDefinition(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  const aArray = Array.isArray(a);
-  if (aArray !== Array.isArray(b)) return false;
-  if (aArray) {
-    const x = a as unknown[];
-    const y = b as unknown[];
-    if (x.length !== y.length) return false;
-    for (let i = 0; i < x.length; i++) if (!sameDefinition(x[i], y[i])) return false;
+  return sameObject(a, b);
+}
+
+/** sameDefinition of two non-null objects; primitive members are compared here, not in a call each. */
+function sameObject(a: object, b: object): boolean {
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameMember(a[i], b[i])) return false;
     return true;
   }
+  if (Array.isArray(b)) return false;
   const x = a as Record<string, unknown>;
   const y = b as Record<string, unknown>;
   let defined = 0;
@@ -63,10 +78,14 @@ export function sameDefinition(a: unknown, b: unknown): boolean {
     const v = x[k];
     if (v === undefined) continue;
     defined++;
-    if (!hasOwn.call(y, k) || !sameDefinition(v, y[k])) return false;
+    if (!hasOwn.call(y, k) || !sameMember(v, y[k])) return false;
   }
   for (const k in y) if (hasOwn.call(y, k) && y[k] !== undefined) defined--;
   return defined === 0;
+}
+
+function sameMember(v: unknown, w: unknown): boolean {
+  return v === w || (typeof v === 'object' && typeof w === 'object' && v !== null && w !== null && sameObject(v, w));
 }
 
 const hasOwn = Object.prototype.hasOwnProperty;
