@@ -59,17 +59,15 @@ function sameDistinctNames(before: readonly Tool[], after: readonly Tool[]): boo
 export function sameDefinition(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  return sameObject(a, b);
-}
-
-/** sameDefinition of two non-null objects; primitive members are compared here, not in a call each. */
-function sameObject(a: object, b: object): boolean {
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!sameMember(a[i], b[i])) return false;
+  const aArray = Array.isArray(a);
+  if (aArray !== Array.isArray(b)) return false;
+  if (aArray) {
+    const x = a as unknown[];
+    const y = b as unknown[];
+    if (x.length !== y.length) return false;
+    for (let i = 0; i < x.length; i++) if (!sameDefinition(x[i], y[i])) return false;
     return true;
   }
-  if (Array.isArray(b)) return false;
   const x = a as Record<string, unknown>;
   const y = b as Record<string, unknown>;
   let defined = 0;
@@ -78,14 +76,10 @@ function sameObject(a: object, b: object): boolean {
     const v = x[k];
     if (v === undefined) continue;
     defined++;
-    if (!hasOwn.call(y, k) || !sameMember(v, y[k])) return false;
+    if (!hasOwn.call(y, k) || !sameDefinition(v, y[k])) return false;
   }
   for (const k in y) if (hasOwn.call(y, k) && y[k] !== undefined) defined--;
   return defined === 0;
-}
-
-function sameMember(v: unknown, w: unknown): boolean {
-  return v === w || (typeof v === 'object' && typeof w === 'object' && v !== null && w !== null && sameObject(v, w));
 }
 
 const hasOwn = Object.prototype.hasOwnProperty;
