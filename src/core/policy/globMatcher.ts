@@ -63,8 +63,12 @@ export function compileToolGlobs(patterns: readonly string[]): ToolMatcher {
       // A usual tool part never matches "." or ".." but as `*`, whose test is exactly that.
       if (tests.any && tool !== '.' && tool !== '..') return true;
       if (tests.names !== undefined && tests.names.has(tool)) return true;
+      // Most tools fail every prefix at the first character: look at that before calling startsWith.
       const prefixes = tests.prefixes;
-      for (let i = 0; i < prefixes.length; i++) if (tool.startsWith(prefixes[i])) return true;
+      if (prefixes.length) {
+        const first = tool.charCodeAt(0);
+        for (let i = 0; i < prefixes.length; i++) if (tests.firsts[i] === first && tool.startsWith(prefixes[i])) return true;
+      }
       if (others.length === 0) return false;
       const key = toolKey(server, tool);
       for (const regex of others) if (regex(key)) return true;
@@ -108,18 +112,23 @@ interface ToolTests {
   readonly any: boolean;
   readonly names?: ReadonlySet<string>;
   readonly prefixes: readonly string[];
+  /** The first character (code unit) of each prefix. */
+  readonly firsts: readonly number[];
 }
 
-const NO_TOOL: ToolTests = { any: false, prefixes: [] };
+const NO_TOOL: ToolTests = { any: false, prefixes: [], firsts: [] };
 
 function toolTests(parts: readonly ToolPart[]): ToolTests {
   if (parts.length === 0) return NO_TOOL;
-  const names = parts.flatMap((p) => ('name' in p ? [p.name] : []));
-  return {
-    any: parts.some((p) => 'any' in p),
-    ...(names.length ? { names: new Set(names) } : {}),
-    prefixes: parts.flatMap((p) => ('prefix' in p ? [p.prefix] : [])),
-  };
+  let any = false;
+  const names: string[] = [];
+  const prefixes: string[] = [];
+  for (const p of parts) {
+    if ('any' in p) any = true;
+    else if ('name' in p) names.push(p.name);
+    else prefixes.push(p.prefix);
+  }
+  return { any, ...(names.length ? { names: new Set(names) } : {}), prefixes, firsts: prefixes.map((p) => p.charCodeAt(0)) };
 }
 
 /** The server test and tool part of a pattern of one of the usual shapes; undefined for any other. */

@@ -39,7 +39,12 @@ export function diffToolLists(before: readonly Tool[], after: readonly Tool[]): 
 
 function addChange(changed: ChangedTool[], o: Tool, t: Tool): void {
   if (sameDefinition(o, t)) return;
-  const fields = COMPARED_FIELDS.filter((f) => canonicalJson((o as Record<string, unknown>)[f]) !== canonicalJson((t as Record<string, unknown>)[f]));
+  // Only the fields that differ structurally are serialized (a changed description leaves the schema alone).
+  const fields = COMPARED_FIELDS.filter((f) => {
+    const before = (o as Record<string, unknown>)[f];
+    const after = (t as Record<string, unknown>)[f];
+    return !sameDefinition(before, after) && canonicalJson(before) !== canonicalJson(after);
+  });
   if (fields.length) changed.push({ tool: t.name, fields, descriptionBefore: o.description, descriptionAfter: t.description });
 }
 
