@@ -110,13 +110,13 @@ type ToolPart = { readonly any: true } | { readonly name: string } | { readonly 
 /** Tool parts, merged: one test in straight-line code instead of a call per pattern. */
 interface ToolTests {
   readonly any: boolean;
-  readonly names?: ReadonlySet<string>;
+  readonly names: ReadonlySet<string> | undefined;
   readonly prefixes: readonly string[];
   /** The first character (code unit) of each prefix. */
   readonly firsts: readonly number[];
 }
 
-const NO_TOOL: ToolTests = { any: false, prefixes: [], firsts: [] };
+const NO_TOOL: ToolTests = { any: false, names: undefined, prefixes: [], firsts: [] };
 
 function toolTests(parts: readonly ToolPart[]): ToolTests {
   if (parts.length === 0) return NO_TOOL;
@@ -128,7 +128,8 @@ function toolTests(parts: readonly ToolPart[]): ToolTests {
     else if ('name' in p) names.push(p.name);
     else prefixes.push(p.prefix);
   }
-  return { any, ...(names.length ? { names: new Set(names) } : {}), prefixes, firsts: prefixes.map((p) => p.charCodeAt(0)) };
+  // One object shape for every server (no spread), so the per-tool test reads fast properties.
+  return { any, names: names.length ? new Set(names) : undefined, prefixes, firsts: prefixes.map((p) => p.charCodeAt(0)) };
 }
 
 /** The server test and tool part of a pattern of one of the usual shapes; undefined for any other. */
