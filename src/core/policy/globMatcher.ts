@@ -53,11 +53,14 @@ export function compileToolGlobs(patterns: readonly string[]): ToolMatcher {
   let tests = NO_TOOL;
   /** The patterns that are not of a usual shape (matched by regex on the key). */
   const others = compiled.filter((c) => !c.parts).map((c) => c.regex);
+  const usual = compiled.flatMap((c) => (c.parts ? [c.parts] : []));
+  /** Which usual patterns' server parts match (a bit each) → their merged tool test: most servers share one. */
+  const testsByMatch = new Map<number, ToolTests>();
   return (server, tool) => {
     if (server !== lastServer) {
       lastServer = server;
       usualServer = server !== '' && !server.includes('/') && !(WINDOWS && server.includes('\\'));
-      tests = usualServer ? toolTests(compiled.filter((c) => c.parts && c.parts[0](server)).map((c) => c.parts![1])) : NO_TOOL;
+      tests = usualServer ? testsFor(server, usual, testsByMatch) : NO_TOOL;
     }
     if (usualServer && tool !== '' && !(WINDOWS && tool.includes('\\'))) {
       // A usual tool part never matches "." or ".." but as `*`, whose test is exactly that.
@@ -117,6 +120,19 @@ interface ToolTests {
 }
 
 const NO_TOOL: ToolTests = { any: false, names: undefined, prefixes: [], firsts: [] };
+
+/** The merged tool test of the usual patterns whose server part matches `server`. */
+function testsFor(server: string, usual: readonly (readonly [SegmentTest, ToolPart])[], cache: Map<number, ToolTests>): ToolTests {
+  if (usual.length > 30) return toolTests(usual.filter(([s]) => s(server)).map(([, t]) => t));
+  let match = 0;
+  for (let i = 0; i < usual.length; i++) if (usual[i][0](server)) match |= 1 << i;
+  let tests = cache.get(match);
+  if (!tests) {
+    tests = toolTests(usual.filter((_, i) => match & (1 << i)).map(([, t]) => t));
+    cache.set(match, tests);
+  }
+  return tests;
+}
 
 function toolTests(parts: readonly ToolPart[]): ToolTests {
   if (parts.length === 0) return NO_TOOL;

@@ -102,4 +102,16 @@ describe('compileGlobs: the same answers as picomatch', () => {
     }
     assert.ok(compared > 200_000, `${compared} comparisons`);
   });
+
+  it('compileToolGlobs: more usual patterns than its per-server cache keys (31+) still answer as picomatch', () => {
+    const set = Array.from({ length: 40 }, (_, i) => [`s${i}/*`, `*/t${i}`, `s${i}*/get_*`, `s${i}/t${i}`][i % 4]);
+    const ours = compileToolGlobs(set);
+    const theirs = set.map((p) => picomatch(p, OPTIONS));
+    const names = ['s1', 's2', 's12', 's13', 's39', 't1', 't2', 't3', 'get_a', 'x', '.', '..', ''];
+    for (const server of names) {
+      for (const tool of names) {
+        assert.equal(ours(server, tool), theirs.some((m) => m(toolKey(server, tool))), `${JSON.stringify(server)}, ${JSON.stringify(tool)}`);
+      }
+    }
+  });
 });
