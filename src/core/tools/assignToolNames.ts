@@ -1,6 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { SettingsProblem, ToolNamingMode } from '../settings/hostSettings';
-import { candidateName, disambiguatedName, serverPrefix } from './toolNaming';
+import { candidateName, disambiguatedName, MAX_TOOL_NAME, PREFIX_SEPARATOR, sanitizeNamePart, serverPrefix } from './toolNaming';
 
 export interface NamedTool {
   /** The name a model sees and calls. */
@@ -32,6 +32,11 @@ export interface NamingResult {
 export interface ServerCandidates {
   readonly candidates: readonly NamedTool[];
   readonly problems: readonly NamingProblem[];
+  /**
+   * No two of these candidate names are equal, and each starts with the server's part of the name
+   * (`<prefix>__` in prefix mode): known without a set of every name (see serverCandidates).
+   */
+  readonly distinct: boolean;
 }
 
 const namedTool = (name: string, server: string, tool: Tool): NamedTool => ({ name, server, tool });
@@ -50,6 +55,9 @@ export function serverCandidates(
   const candidates: NamedTool[] = [];
   const seen = new Set<string>();
   const prefix = serverPrefix(server);
+  const head = mode === 'prefix' ? `${prefix}${PREFIX_SEPARATOR}` : '';
+  /** Candidate names that are not `head` + the tool's own name (sanitized or shortened). */
+  let altered: string[] | undefined;
   for (const tool of tools) {
     if (seen.has(tool.name)) {
       problems.push({
@@ -62,9 +70,33 @@ export function serverCandidates(
       continue;
     }
     seen.add(tool.name);
-    candidates.push(make(candidateName(mode, server, tool.name, prefix), server, tool));
+    // candidateName, without its second look at a name that needs neither sanitizing nor shortening.
+    const part = sanitizeNamePart(tool.name);
+    let name = head + part;
+    if (part !== tool.name || name.length > MAX_TOOL_NAME) {
+      name = candidateName(mode, server, tool.name, prefix);
+      (altered ??= []).push(name);
+    }
+    candidates.push(make(name, server, tool));
   }
-  return { candidates, problems };
+  return { candidates, problems, distinct: altered === undefined || alteredAreDistinct(altered, head, seen) };
+}
+
+/**
+ * Whether a server's candidate names differ from each other, looking only at the altered ones.
+ * The others are `head` + a distinct tool name (duplicates are dropped), so they cannot meet each
+ * other; an altered name (valid characters, at most MAX_TOOL_NAME long) that starts with `head`
+ * meets one of them exactly when the rest of it is a name the server lists (that tool's name then
+ * needs no sanitizing and no shortening, so `head` + it is its candidate). An altered name that
+ * lost `head` to shortening (a very long server name) answers "not known distinct".
+ */
+function alteredAreDistinct(altered: readonly string[], head: string, toolNames: ReadonlySet<string>): boolean {
+  const names = new Set<string>();
+  for (const name of altered) {
+    if (!name.startsWith(head) || names.has(name) || toolNames.has(name.slice(head.length))) return false;
+    names.add(name);
+  }
+  return true;
 }
 
 /**

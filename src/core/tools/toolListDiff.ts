@@ -19,22 +19,40 @@ const COMPARED_FIELDS = ['description', 'title', 'inputSchema', 'outputSchema', 
 
 /** What changed between two tool lists of one server, by original tool name. */
 export function diffToolLists(before: readonly Tool[], after: readonly Tool[]): ToolListDiff {
+  const changed: ChangedTool[] = [];
+  // A refresh nearly always lists the same tools in the same order: then the tools pair up by
+  // position, as the maps below would pair them, without building the maps.
+  if (sameDistinctNames(before, after)) {
+    for (let i = 0; i < after.length; i++) addChange(changed, before[i], after[i]);
+    return { added: [], removed: [], changed };
+  }
   const old = new Map(before.map((t) => [t.name, t]));
   const next = new Map(after.map((t) => [t.name, t]));
   const added = [...next.keys()].filter((n) => !old.has(n));
   const removed = [...old.keys()].filter((n) => !next.has(n));
-  const changed: ChangedTool[] = [];
   for (const [name, t] of next) {
     const o = old.get(name);
-    if (!o || sameDefinition(o, t)) continue;
-    const fields = COMPARED_FIELDS.filter(
-      (f) => canonicalJson((o as Record<string, unknown>)[f]) !== canonicalJson((t as Record<string, unknown>)[f]),
-    );
-    if (fields.length) {
-      changed.push({ tool: name, fields, descriptionBefore: o.description, descriptionAfter: t.description });
-    }
+    if (o) addChange(changed, o, t);
   }
   return { added, removed, changed };
+}
+
+function addChange(changed: ChangedTool[], o: Tool, t: Tool): void {
+  if (sameDefinition(o, t)) return;
+  // Only the fields that differ structurally are serialized (a changed description leaves the schema alone).
+  const fields = COMPARED_FIELDS.filter((f) => {
+    const before = (o as Record<string, unknown>)[f];
+    const after = (t as Record<string, unknown>)[f];
+    return !sameDefinition(before, after) && canonicalJson(before) !== canonicalJson(after);
+  });
+  if (fields.length) changed.push({ tool: t.name, fields, descriptionBefore: o.description, descriptionAfter: t.description });
+}
+
+/** The same names in the same order, none twice (a name listed twice pairs its last definitions, by name). */
+function sameDistinctNames(before: readonly Tool[], after: readonly Tool[]): boolean {
+  if (before.length !== after.length) return false;
+  for (let i = 0; i < after.length; i++) if (before[i].name !== after[i].name) return false;
+  return new Set(after.map((t) => t.name)).size === after.length;
 }
 
 /**

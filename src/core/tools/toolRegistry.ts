@@ -2,7 +2,8 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolNamingMode } from '../settings/hostSettings';
 import { Emitter } from '../util/event';
 import { resolveNames, serverCandidates, type NamingProblem, type ServerCandidates } from './assignToolNames';
-import { definitionHash } from './definitionHash';
+import { PrefixedNameIndex } from './prefixedNameIndex';
+import { ToolEntry } from './toolEntry';
 import { diffToolLists, isEmptyDiff, type ChangedTool } from './toolListDiff';
 
 export interface RegistryEntry {
@@ -39,7 +40,7 @@ export class ToolRegistry {
   private readonly historyByServer = new Map<string, ToolsChangedEvent[]>();
   private byName = new Map<string, RegistryEntry>();
   /** Each named server's entries, in its list's order. */
-  private entriesByServer = new Map<string, readonly Entry[]>();
+  private entriesByServer = new Map<string, readonly ToolEntry[]>();
   /** All entries in settings order; made again from entriesByServer when asked for after a change. */
   private ordered?: readonly RegistryEntry[];
   private _problems?: readonly NamingProblem[];
@@ -52,12 +53,18 @@ export class ToolRegistry {
    * False after a naming with a collision: the next change settles everything again.
    */
   private unique = false;
+  /** Set when the naming mode and server names allow lookup by prefix (see PrefixedNameIndex). */
+  private prefixed?: PrefixedNameIndex<ToolEntry>;
+  /** Every name is its candidate and lookups go through `prefixed`: `byName` is not kept. */
+  private partitioned = false;
 
   constructor(
     private mode: ToolNamingMode,
     private serverOrder: readonly string[],
     private readonly historyLimit = DEFAULT_HISTORY_LIMIT,
-  ) {}
+  ) {
+    this.prefixed = indexFor(mode, serverOrder);
+  }
 
   /** Replace one server's tools. Returns the change event when the server had tools before and they differ. */
   setServerTools(server: string, tools: readonly Tool[], now: Date = new Date()): ToolsChangedEvent | undefined {
@@ -91,12 +98,13 @@ export class ToolRegistry {
     if (mode === this.mode && sameList(serverOrder, this.serverOrder)) return;
     this.mode = mode;
     this.serverOrder = serverOrder;
+    this.prefixed = indexFor(mode, serverOrder);
     for (const s of [...this.historyByServer.keys()]) if (!serverOrder.includes(s)) this.historyByServer.delete(s);
     this.rebuild();
   }
 
   lookup(name: string): RegistryEntry | undefined {
-    return this.byName.get(name);
+    return this.partitioned ? this.prefixed!.lookup(name, (server) => this.entriesByServer.get(server)) : this.byName.get(name);
   }
 
   /** Find the entry of a server's tool by original name. */
@@ -106,9 +114,8 @@ export class ToolRegistry {
 
   entries(): readonly RegistryEntry[] {
     if (!this.ordered) {
-      const ordered: RegistryEntry[] = [];
-      for (const server of this.serverOrder) for (const e of this.entriesByServer.get(server) ?? []) ordered.push(e);
-      this.ordered = ordered;
+      // One concat (one array of the final size) rather than a push per entry: a third of the time.
+      this.ordered = ([] as RegistryEntry[]).concat(...this.serverOrder.map((server) => this.entriesByServer.get(server) ?? []));
     }
     return this.ordered;
   }
@@ -145,7 +152,7 @@ export class ToolRegistry {
     return cached.result;
   }
 
-  private readonly makeEntry = (name: string, server: string, tool: Tool): Entry => new Entry(name, server, tool, this.hashes);
+  private readonly makeEntry = (name: string, server: string, tool: Tool): ToolEntry => new ToolEntry(name, server, tool, this.hashes);
 
   /**
    * Every name settled over every server (collisions are always settled over everything, so names
@@ -154,23 +161,25 @@ export class ToolRegistry {
    */
   private renameAll(): void {
     for (const s of [...this.candidatesByServer.keys()]) if (!this.toolsByServer.has(s)) this.candidatesByServer.delete(s);
+    if (this.renamePartitioned()) return;
+    this.partitioned = false;
     const perServer: ServerCandidates[] = [];
     const byName = new Map<string, RegistryEntry>();
-    const byServer = new Map<string, readonly Entry[]>();
+    const byServer = new Map<string, readonly ToolEntry[]>();
     let unique = true;
     for (const server of this.serverOrder) {
       const c = this.candidates(server);
       if (!c) continue;
       perServer.push(c);
       if (!unique) continue;
-      for (const e of c.candidates as readonly Entry[]) {
+      for (const e of c.candidates as readonly ToolEntry[]) {
         if (byName.has(e.name)) {
           unique = false;
           break;
         }
         byName.set(e.name, e);
       }
-      if (c.candidates.length) byServer.set(server, c.candidates as readonly Entry[]);
+      if (c.candidates.length) byServer.set(server, c.candidates as readonly ToolEntry[]);
     }
     this.unique = unique;
     if (unique) {
@@ -182,10 +191,10 @@ export class ToolRegistry {
     }
     const { tools, problems } = resolveNames(perServer, this.mode);
     const all = new Map<string, RegistryEntry>();
-    const ordered: Entry[] = [];
-    const grouped = new Map<string, Entry[]>();
+    const ordered: ToolEntry[] = [];
+    const grouped = new Map<string, ToolEntry[]>();
     for (const t of tools) {
-      const entry = t instanceof Entry ? t : new Entry(t.name, t.server, t.tool, this.hashes);
+      const entry = t instanceof ToolEntry ? t : new ToolEntry(t.name, t.server, t.tool, this.hashes);
       all.set(entry.name, entry);
       ordered.push(entry);
       const g = grouped.get(entry.server);
@@ -199,6 +208,29 @@ export class ToolRegistry {
   }
 
   /**
+   * With prefixes that tell servers apart, names of different servers never meet: when each
+   * server's candidates differ from each other, they are the names, and no map of all is built.
+   */
+  private renamePartitioned(): boolean {
+    if (!this.prefixed) return false;
+    const byServer = new Map<string, readonly ToolEntry[]>();
+    for (const server of this.serverOrder) {
+      const c = this.candidates(server);
+      if (!c) continue;
+      if (!c.distinct) return false;
+      if (c.candidates.length) byServer.set(server, c.candidates as readonly ToolEntry[]);
+    }
+    this.partitioned = true;
+    this.unique = true;
+    this.byName = new Map();
+    this.prefixed.clear();
+    this.entriesByServer = byServer;
+    this.ordered = undefined;
+    this._problems = undefined;
+    return true;
+  }
+
+  /**
    * One server's list changed while every name is its candidate name: swap that server's entries.
    * Exactly what renameAll would give, as long as the new names meet no other tool's; when one
    * does, returns false (and renameAll settles the collision).
@@ -207,7 +239,12 @@ export class ToolRegistry {
     if (!this.unique) return false;
     if (!this.toolsByServer.has(server)) this.candidatesByServer.delete(server);
     const next = this.serverOrder.includes(server) ? this.candidates(server) : undefined;
-    const entries = (next?.candidates ?? []) as readonly Entry[];
+    const entries = (next?.candidates ?? []) as readonly ToolEntry[];
+    if (this.partitioned) {
+      if (next && !next.distinct) return false;
+      this.prefixed!.invalidate(server);
+      return this.swapEntries(server, entries);
+    }
     // Nothing changes until the new names are known to meet no other server's and no other of this
     // server's (sanitizing can make two of its names equal): then renameAll settles it.
     const names = new Set<string>();
@@ -221,6 +258,10 @@ export class ToolRegistry {
     const before = this.entriesByServer.get(server) ?? [];
     for (const e of entries) this.byName.set(e.name, e);
     for (const e of before) if (this.byName.get(e.name) === e) this.byName.delete(e.name);
+    return this.swapEntries(server, entries);
+  }
+
+  private swapEntries(server: string, entries: readonly ToolEntry[]): true {
     if (entries.length) this.entriesByServer.set(server, entries);
     else this.entriesByServer.delete(server);
     this.ordered = undefined;
@@ -229,35 +270,8 @@ export class ToolRegistry {
   }
 }
 
-/**
- * A registry entry whose definition hash is computed on first use (a call, its audit record, the
- * definition view) and then cached per tool object. Naming thousands of tools must not hash every
- * definition: that was most of the cost of building a large registry.
- */
-class Entry implements RegistryEntry {
-  readonly #hashes: WeakMap<Tool, string>;
-
-  constructor(
-    readonly name: string,
-    readonly server: string,
-    readonly tool: Tool,
-    hashes: WeakMap<Tool, string>,
-  ) {
-    this.#hashes = hashes;
-  }
-
-  get definitionHash(): string {
-    let hash = this.#hashes.get(this.tool);
-    if (hash === undefined) {
-      hash = definitionHash(this.tool);
-      this.#hashes.set(this.tool, hash);
-    }
-    return hash;
-  }
-
-  toJSON(): { name: string; server: string; tool: Tool; definitionHash: string } {
-    return { name: this.name, server: this.server, tool: this.tool, definitionHash: this.definitionHash };
-  }
+function indexFor(mode: ToolNamingMode, serverOrder: readonly string[]): PrefixedNameIndex<ToolEntry> | undefined {
+  return mode === 'prefix' ? PrefixedNameIndex.forServers<ToolEntry>(serverOrder) : undefined;
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {

@@ -83,4 +83,35 @@ describe('compileGlobs: the same answers as picomatch', () => {
     assert.deepEqual(['kb/x', 'orders/get_a', 'orders/put'].map(m), [true, true, false]);
     assert.equal(compileGlobs([])('kb/x'), false);
   });
+
+  it('compileToolGlobs: sets of usual patterns (any, names and prefixes merged per server) answer as picomatch', () => {
+    // The tool sides of the usual shapes are merged into one test per server: every mix of them.
+    const usual = ['*/*', 'kb/*', '*/get_*', 'kb/get_*', '*/search', 'kb/search', 'get_*/x.', '*/a..b', 'a-b/get*', '*/..', '*/kb'];
+    const names = [...SEGMENTS, 'a/b', 'get_a/b'];
+    let compared = 0;
+    for (let mask = 1; mask < 1 << usual.length; mask += 7) {
+      const set = usual.filter((_, i) => mask & (1 << i));
+      const ours = compileToolGlobs(set);
+      const theirs = set.map((p) => picomatch(p, OPTIONS));
+      for (const server of names) {
+        for (const tool of names) {
+          compared++;
+          assert.equal(ours(server, tool), theirs.some((m) => m(toolKey(server, tool))), `patterns ${JSON.stringify(set)} on ${JSON.stringify(server)}, ${JSON.stringify(tool)}`);
+        }
+      }
+    }
+    assert.ok(compared > 200_000, `${compared} comparisons`);
+  });
+
+  it('compileToolGlobs: more usual patterns than its per-server cache keys (31+) still answer as picomatch', () => {
+    const set = Array.from({ length: 40 }, (_, i) => [`s${i}/*`, `*/t${i}`, `s${i}*/get_*`, `s${i}/t${i}`][i % 4]);
+    const ours = compileToolGlobs(set);
+    const theirs = set.map((p) => picomatch(p, OPTIONS));
+    const names = ['s1', 's2', 's12', 's13', 's39', 't1', 't2', 't3', 'get_a', 'x', '.', '..', ''];
+    for (const server of names) {
+      for (const tool of names) {
+        assert.equal(ours(server, tool), theirs.some((m) => m(toolKey(server, tool))), `${JSON.stringify(server)}, ${JSON.stringify(tool)}`);
+      }
+    }
+  });
 });
