@@ -9,14 +9,7 @@ import * as assert from 'node:assert/strict';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { canonicalJson } from '../../../../src/core/tools/definitionHash';
 import { diffToolLists, sameDefinition, type ToolListDiff } from '../../../../src/core/tools/toolListDiff';
-
-function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
+import { prng } from './registryFuzz';
 
 const FIELDS = ['description', 'title', 'inputSchema', 'outputSchema', 'annotations', '_meta', 'icons', 'execution'];
 

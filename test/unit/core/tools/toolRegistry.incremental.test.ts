@@ -6,30 +6,14 @@
  */
 import * as assert from 'node:assert/strict';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { assignToolNames, serverCandidates } from '../../../../src/core/tools/assignToolNames';
+import { serverCandidates } from '../../../../src/core/tools/assignToolNames';
 import { ToolRegistry } from '../../../../src/core/tools/toolRegistry';
-
-/** A small deterministic PRNG, so a failing sequence can be replayed by its seed. */
-function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
+import { assertFullNaming, prng, randomList, randomUpdate } from './registryFuzz';
 
 // Names that collide across servers in "reject" mode, and after sanitizing in "prefix" mode
 // (`get.data` and `get_data` both become `…__get_data`), and a server listing a name twice.
 const POOL = ['search', 'get.data', 'get_data', 'read', 'write', 'x', 'x', 'list', 'a/b', 'a_b'];
 const SERVERS = ['alpha', 'beta', 'gamma', 'delta'];
-
-function randomList(rnd: () => number): Tool[] {
-  const n = Math.floor(rnd() * 5);
-  return Array.from({ length: n }, () => {
-    const name = POOL[Math.floor(rnd() * POOL.length)];
-    return { name, description: `d${Math.floor(rnd() * 3)}`, inputSchema: { type: 'object' } } as Tool;
-  });
-}
 
 describe('ToolRegistry: renaming one server matches the full naming', () => {
   for (const mode of ['prefix', 'reject'] as const) {
@@ -41,33 +25,10 @@ describe('ToolRegistry: renaming one server matches the full naming', () => {
         const lists = new Map<string, Tool[]>();
         const seen = new Set<string>();
         for (let step = 0; step < 30; step++) {
-          const server = SERVERS[Math.floor(rnd() * SERVERS.length)];
-          if (rnd() < 0.2) {
-            registry.removeServer(server);
-            lists.delete(server);
-          } else {
-            const list = randomList(rnd);
-            registry.setServerTools(server, list);
-            lists.set(server, list);
-          }
-          const expected = assignToolNames(
-            SERVERS.filter((s) => lists.has(s)).map((s) => ({ server: s, tools: lists.get(s)! })),
-            mode,
-          );
+          randomUpdate(registry, SERVERS, lists, rnd, 0.2, () => randomList(rnd, POOL, 5));
           const where = `seed ${seed}, step ${step}`;
-          assert.deepEqual(
-            registry.entries().map((e) => [e.name, e.server, e.tool]),
-            expected.tools.map((t) => [t.name, t.server, t.tool]),
-            where,
-          );
-          assert.deepEqual(registry.problems(), expected.problems, where);
-          for (const t of expected.tools) seen.add(t.name);
-          const current = new Set(expected.tools.map((t) => t.name));
-          for (const name of seen) if (!current.has(name)) assert.equal(registry.lookup(name), undefined, `${where}: ${name} is gone`);
-          for (const t of expected.tools) {
-            assert.equal(registry.lookup(t.name)?.tool, t.tool, `${where}: lookup ${t.name}`);
-            assert.equal(registry.find(t.server, t.tool.name)?.name, t.name, `${where}: find ${t.server}/${t.tool.name}`);
-          }
+          const { expected } = assertFullNaming(registry, SERVERS, lists, mode, seen, where);
+          for (const t of expected.tools) assert.equal(registry.find(t.server, t.tool.name)?.name, t.name, `${where}: find ${t.server}/${t.tool.name}`);
           const candidates = SERVERS.filter((s) => lists.has(s)).flatMap((s) => serverCandidates(s, lists.get(s)!, mode).candidates.map((c) => c.name));
           if (new Set(candidates).size === candidates.length) incremental++;
         }

@@ -7,17 +7,10 @@
  */
 import * as assert from 'node:assert/strict';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { assignToolNames, serverCandidates } from '../../../../src/core/tools/assignToolNames';
+import { serverCandidates } from '../../../../src/core/tools/assignToolNames';
 import { PrefixedNameIndex } from '../../../../src/core/tools/prefixedNameIndex';
 import { ToolRegistry } from '../../../../src/core/tools/toolRegistry';
-
-function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
+import { assertFullNaming, prng, randomList as randomListOf, randomUpdate } from './registryFuzz';
 
 const LONG = 'x'.repeat(70);
 // Sanitizing (`get.data`/`get_data`), shortening (two long names with one ending), a name that is
@@ -31,13 +24,7 @@ const SERVER_SETS: readonly (readonly string[])[] = [
   ['s'.repeat(58), 'short', 't'.repeat(40)], // prefixes that shortening cuts into
 ];
 
-function randomList(rnd: () => number): Tool[] {
-  const n = Math.floor(rnd() * 6);
-  return Array.from({ length: n }, () => {
-    const name = POOL[Math.floor(rnd() * POOL.length)];
-    return { name, description: `d${Math.floor(rnd() * 3)}`, inputSchema: { type: 'object' } } as Tool;
-  });
-}
+const randomList = (rnd: () => number): Tool[] => randomListOf(rnd, POOL, 6);
 
 describe('ToolRegistry: lookup by prefix matches the full naming', () => {
   for (const servers of SERVER_SETS) {
@@ -49,32 +36,11 @@ describe('ToolRegistry: lookup by prefix matches the full naming', () => {
         const lists = new Map<string, Tool[]>();
         const seen = new Set<string>();
         for (let step = 0; step < 30; step++) {
-          const server = servers[Math.floor(rnd() * servers.length)];
-          if (rnd() < 0.15) {
-            registry.removeServer(server);
-            lists.delete(server);
-          } else {
-            const list = randomList(rnd);
-            registry.setServerTools(server, list);
-            lists.set(server, list);
-          }
+          randomUpdate(registry, servers, lists, rnd, 0.15, () => randomList(rnd));
           if (rnd() < 0.1) registry.configure('prefix', [...servers]); // same order, a new array: nothing to do
-          const expected = assignToolNames(
-            servers.filter((s) => lists.has(s)).map((s) => ({ server: s, tools: lists.get(s)! })),
-            'prefix',
-          );
           const where = `seed ${seed}, step ${step}`;
-          assert.deepEqual(
-            registry.entries().map((e) => [e.name, e.server, e.tool]),
-            expected.tools.map((t) => [t.name, t.server, t.tool]),
-            where,
-          );
-          assert.deepEqual(registry.problems(), expected.problems, where);
-          for (const t of expected.tools) seen.add(t.name);
-          const current = new Set(expected.tools.map((t) => t.name));
-          for (const name of seen) if (!current.has(name)) assert.equal(registry.lookup(name), undefined, `${where}: ${name} is gone`);
+          const { expected, current } = assertFullNaming(registry, servers, lists, 'prefix', seen, where);
           for (const t of expected.tools) {
-            assert.equal(registry.lookup(t.name)?.tool, t.tool, `${where}: lookup ${t.name}`);
             // The same tool name under every other server's prefix is another tool or none.
             for (const other of servers) {
               const q = `${other}__${t.tool.name}`;
