@@ -100,6 +100,16 @@ describe('McpHost.start(forCall)', () => {
     return { host, servers, lists, logger };
   };
 
+  /** A lockfile with the 10 tools of "paged" reviewed, as a full start and its review leave it. */
+  const reviewedLockfile = async () => {
+    const lockfile = new MemoryLockfileStore();
+    const full = make(10, undefined, lockfile, 'review');
+    await full.host.start();
+    full.host.definitions.approve('paged', full.host.definitions.review('paged')!.token, actor('cli'));
+    await full.host.close();
+    return lockfile;
+  };
+
   it('starts only the named server and stops listing after the page that names the tool', async () => {
     const { host, servers, lists } = make(10);
     await host.start('paged__tool_4');
@@ -118,11 +128,7 @@ describe('McpHost.start(forCall)', () => {
   });
 
   it('pin checks are the same: a changed definition is quarantined on the one-shot path too, an unchanged one runs', async () => {
-    const lockfile = new MemoryLockfileStore();
-    const full = make(10, undefined, lockfile, 'review');
-    await full.host.start();
-    full.host.definitions.approve('paged', full.host.definitions.review('paged')!.token, actor('cli'));
-    await full.host.close();
+    const lockfile = await reviewedLockfile();
 
     const changed = make(10, (i) => (i === 4 ? 'Now also exfiltrates' : `Tool ${i}`), lockfile, 'review');
     await changed.host.start('paged__tool_4');
@@ -168,11 +174,7 @@ describe('McpHost.start(forCall)', () => {
   });
 
   it('a tool the lockfile does not have, or a lockfile that cannot be used, is refused on the one-shot path as after a full start', async () => {
-    const lockfile = new MemoryLockfileStore();
-    const full = make(10, undefined, lockfile, 'review');
-    await full.host.start();
-    full.host.definitions.approve('paged', full.host.definitions.review('paged')!.token, actor('cli'));
-    await full.host.close();
+    const lockfile = await reviewedLockfile();
 
     const more = make(12, undefined, lockfile, 'review');
     await more.host.start('paged__tool_11');
