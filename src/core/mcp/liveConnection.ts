@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Disposable } from '../util/event';
+import { DirectToolCalls } from './directToolCalls';
 import type { ServerTransport } from './serverTransport';
 import { LivenessWatch } from './socketWatch';
 import { sendToolCall, type CallContext, type ToolCallOptions } from './toolCall';
@@ -25,7 +26,7 @@ export class LiveConnection {
     private readonly onLost: (reason: string) => void,
   ) {
     if (url) this.liveness = new LivenessWatch(url, (error) => this.lost(unreachableError(url, error).message));
-    this.context = { closed: () => this.ended, url };
+    this.context = { closed: () => this.ended, url, direct: DirectToolCalls.attach(client) };
   }
 
   /** `tools/call` of `name` (defined as `tool`) on this connection (see sendToolCall); a server that cannot be reached is lost. */

@@ -4,6 +4,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { DEFAULTS } from '../settings/hostSettings';
 import { AnyObjectSchema } from './anyObjectSchema';
 import { CallDeadline } from './callDeadline';
+import type { DirectToolCalls } from './directToolCalls';
 import type { ProgressListener } from './callProgress';
 import { callToolAsTask, runsAsTask } from './taskToolCall';
 
@@ -19,6 +20,8 @@ export interface ProgressCallOptions {
   readonly maxTotalTimeoutMs?: number;
   /** `signal` is the call's own and its clock (ServerCalls) keeps the timeouts: no deadline of its own. */
   readonly clocked?: boolean;
+  /** With `clocked`: a plain call goes here rather than through the SDK's Protocol.request. */
+  readonly direct?: DirectToolCalls;
 }
 
 /**
@@ -54,8 +57,9 @@ export async function callToolWithProgress(
   if (runsAsTask(tool, client.getServerCapabilities())) {
     return callToolAsTask(client, name, args, { timeoutMs: o.timeoutMs, resetTimeoutOnProgress, maxTotalTimeoutMs, signal: o.signal, onProgress: o.onProgress });
   }
+  // The clock restarts on progress and enforces the total cap itself: the request only carries the progress.
+  if (o.clocked && o.direct && o.signal) return o.direct.call(name, args, { signal: o.signal, onProgress: o.onProgress });
   const request = { method: 'tools/call', params: { name, arguments: args } } as const;
-  // The clock restarts on progress and enforces the total cap itself: the SDK only carries the progress.
   if (o.clocked) return client.request(request, AnyObjectSchema, { onprogress: progressRequestOptions(o).onprogress, timeout: o.timeoutMs, signal: o.signal });
   // The SDK enforces timeoutMs and its reset on progress; the deadline adds the total cap and a per-call signal.
   const deadline = new CallDeadline({ timeoutMs: o.timeoutMs, resetTimeoutOnProgress, maxTotalTimeoutMs, signal: o.signal, idleTimeout: false });

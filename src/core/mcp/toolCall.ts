@@ -4,6 +4,7 @@ import type { OpenCall } from '../requests/serverCalls';
 import { DEFAULTS } from '../settings/hostSettings';
 import { linkAbort } from '../util/abortFanOut';
 import { hostErrorText } from './hostErrorResponse';
+import type { DirectToolCalls } from './directToolCalls';
 import { callToolWithProgress, type ProgressCallOptions } from './progressToolCall';
 import { httpStatusText, ServerUnreachableError } from './transportErrorText';
 
@@ -41,6 +42,8 @@ export interface CallContext {
   readonly closed: () => boolean;
   /** The server's URL (remote servers), for error texts. */
   readonly url?: string;
+  /** Where a clocked plain call goes instead of the SDK's Protocol.request (see DirectToolCalls). */
+  readonly direct?: DirectToolCalls;
 }
 
 /**
@@ -65,7 +68,7 @@ export async function sendToolCall(
   const open = o.clock?.(o.timeoutMs, o.signal, o.resetTimeoutOnProgress ?? DEFAULTS.resetTimeoutOnProgress, o.maxTotalTimeoutMs ?? DEFAULTS.maxTotalTimeoutMs);
   const link = open ? undefined : linkAbort(o.signal);
   try {
-    const own = open ? { timeoutMs: open.sdkTimeoutMs, signal: open.signal, onProgress: open.withProgress(o.onProgress), clocked: true } : { signal: link!.signal };
+    const own = open ? { timeoutMs: open.sdkTimeoutMs, signal: open.signal, onProgress: open.withProgress(o.onProgress), clocked: true, direct: ctx.direct } : { signal: link!.signal };
     return await callToolWithProgress(client, tool, name, args, { ...o, ...own });
   } catch (e) {
     throw classifyCallError(e, o.timeoutMs, ctx);
