@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 
 /** The head of an audit file: the last record anchored outside the file, so removing it is noticed. */
@@ -19,6 +19,26 @@ export function rotatedPath(file: string, now: Date = new Date()): string {
   const stem = basename(file, ext);
   const stamp = now.toISOString().replace(/[-:.]/g, '');
   return join(dirname(file), `${stem}.${stamp}${ext}`);
+}
+
+/**
+ * The name the next rotated file of `file` gets: its time, but always after the newest rotated file
+ * there (the wall clock can step back; the names must keep the files' order) and never an existing name.
+ */
+export function nextRotatedPath(file: string, now: number = Date.now()): string {
+  const newest = rotatedFiles(file).at(-1);
+  const after = newest !== undefined ? stampMs(newest) : undefined;
+  let ms = after !== undefined && after >= now ? after + 1 : now;
+  while (existsSync(rotatedPath(file, new Date(ms)))) ms++;
+  return rotatedPath(file, new Date(ms));
+}
+
+/** The time in a rotated file's name (`audit.20261203T091500123Z.jsonl`). */
+function stampMs(path: string): number | undefined {
+  const m = /\.(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})(\d{3})Z(?:\.[^.]*)?$/.exec(basename(path));
+  if (!m) return undefined;
+  const ms = Date.parse(`${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}.${m[7]}Z`);
+  return Number.isNaN(ms) ? undefined : ms;
 }
 
 /** The rotated files of an audit file, oldest first (their names sort by time). */

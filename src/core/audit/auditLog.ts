@@ -1,10 +1,10 @@
 import { Emitter } from '../util/event';
 import type { Logger } from '../util/logger';
 import type { AuditRecord } from './auditRecord';
-import type { AuditSink, WriteOptions } from './auditSink';
+import type { AuditSink } from './auditSink';
 import { JsonlFileSink } from './jsonlFileSink';
 
-export type { AuditSink, WriteOptions } from './auditSink';
+export type { AuditSink } from './auditSink';
 export { JsonlFileSink } from './jsonlFileSink';
 
 /** Keeps the last records in memory (for the CLI session, the UI and tests). */
@@ -50,16 +50,28 @@ export class AuditLog {
     this.sinks = this.file ? [...this.extraSinks, this.file] : this.extraSinks;
   }
 
-  async record(record: AuditRecord, o?: WriteOptions): Promise<void> {
-    await Promise.all(
-      this.sinks.map((s) =>
-        s.write(record, o).catch((e: unknown) => {
-          const where = s instanceof JsonlFileSink ? ` to ${s.path}` : '';
-          this.logger?.error(`audit: could not write a record${where}: ${e instanceof Error ? e.message : String(e)}`);
-        }),
-      ),
-    );
+  /**
+   * Hand the record to every sink, in the order records come, and tell `onDidRecord` at once. The
+   * promise settles once every sink has kept it (the file sink writes at the end of this turn of
+   * the event loop, see JsonlFileSink.write); it never rejects: a failing sink is logged.
+   */
+  record(record: AuditRecord): Promise<void> {
+    const sinks = this.sinks;
+    const kept = sinks.length === 1 ? this.keep(sinks[0], record) : Promise.all(sinks.map((s) => this.keep(s, record))).then(() => undefined);
     this._onDidRecord.fire(record);
+    return kept;
+  }
+
+  /** Write what the sinks keep waiting now (e.g. before the file is read in this same turn). */
+  flush(): void {
+    for (const s of this.sinks) s.flush?.();
+  }
+
+  private keep(sink: AuditSink, record: AuditRecord): Promise<void> {
+    return sink.write(record).catch((e: unknown) => {
+      const where = sink instanceof JsonlFileSink ? ` to ${sink.path}` : '';
+      this.logger?.error(`audit: could not write a record${where}: ${e instanceof Error ? e.message : String(e)}`);
+    });
   }
 
   dispose(): void {

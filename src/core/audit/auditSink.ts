@@ -1,12 +1,10 @@
 import type { AuditRecord } from './auditRecord';
 
-export interface WriteOptions {
-  /** Other records are coming in this turn of the event loop (calls in flight): they may be written together. */
-  readonly together?: boolean;
-}
-
 /** Where audit records go. */
 export interface AuditSink {
-  write(record: AuditRecord, o?: WriteOptions): Promise<void>;
+  /** Settles once the record is kept (for a file: its line is in the file). */
+  write(record: AuditRecord): Promise<void>;
+  /** Write what waits now (a sink that batches). */
+  flush?(): void;
   dispose?(): void;
 }

@@ -1,10 +1,16 @@
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { DEFAULTS } from '../settings/hostSettings';
 import { chainLine, GENESIS, hashLine, readTail } from './auditChain';
-import { headPath, rotatedPath, type AuditHead } from './auditFiles';
+import { headPath, nextRotatedPath, type AuditHead } from './auditFiles';
 import type { AuditRecord } from './auditRecord';
-import type { AuditSink, WriteOptions } from './auditSink';
+import type { AuditSink } from './auditSink';
+
+/** Sinks with records waiting for the end of the turn: written before the process exits, whatever ends it. */
+const waiting = new Set<JsonlFileSink>();
+process.once('exit', () => {
+  for (const sink of [...waiting]) sink.flush();
+});
 
 /** How long after a record its file's head is written (records in between share one head write). */
 const HEAD_DELAY_MS = 200;
@@ -14,8 +20,8 @@ const HEAD_BYTES = 192;
 /**
  * Appends one JSON line per record, chained (see auditChain.ts): the record's JSON gets `seq` and
  * `prev` (the sha256 of the line before) at its end. The file is opened once in append mode
- * (O_APPEND: every write lands whole at the end, lines never interleave) and each line is written
- * synchronously, in one write: a ~300-byte write to the page cache costs microseconds, where
+ * (O_APPEND: every write lands whole at the end, lines never interleave); the records of one turn
+ * of the event loop are written together at its end, synchronously, in one write (see write):
  * `appendFile` per record cost ~100 µs per call (npm run bench). The hash is kept from write to
  * write; when the file grew under us (another host appending to it) the tail is read again first.
  * Past `maxBytes` the file is renamed with a timestamp and a new one continues the chain. The head
@@ -46,27 +52,28 @@ export class JsonlFileSink implements AuditSink {
   ) {}
 
   /**
-   * `together`: other calls are in flight, whose records will come in this turn of the event loop
-   * too: the record waits for them, and all are written with one fstat and one write just before
-   * the next turn. Otherwise it is written at once (with any that wait). Either way the promise
-   * settles once the record's line is in the file.
+   * The record waits for the end of this turn of the event loop (setImmediate), with every other
+   * record of the turn: all are written then, in order, with one fstat and one write. A call's
+   * result is not held up by its record's write: the next request of a caller that goes on at once
+   * is on its way to the server while the records are written. The promise settles once the
+   * record's line is in the file. `flush()` (and dispose, and the process's exit) writes them at once.
    */
-  write(record: AuditRecord, o?: WriteOptions): Promise<void> {
+  write(record: AuditRecord): Promise<void> {
     const json = JSON.stringify(record);
-    if (!this.batch) {
-      this.batch = [];
-      if (o?.together) setImmediate(() => this.flushBatch());
+    let batch = this.batch;
+    if (!batch) {
+      batch = this.batch = [];
+      setImmediate(this.flushNow);
+      waiting.add(this);
     }
-    const batch = this.batch;
-    const written = new Promise<void>((resolve, reject) => batch.push({ json, resolve, reject }));
-    if (!o?.together) this.flushBatch();
-    return written;
+    return new Promise<void>((resolve, reject) => batch.push({ json, resolve, reject }));
   }
 
-  /** Write the waiting records (one fstat, one write) and settle their promises. */
-  private flushBatch(): void {
+  /** Write the records waiting for the end of the turn now (one fstat, one write) and settle their promises. */
+  flush(): void {
     const batch = this.batch;
     this.batch = undefined;
+    waiting.delete(this);
     if (!batch?.length) return;
     try {
       this.append(batch.map((b) => b.json));
@@ -76,6 +83,8 @@ export class JsonlFileSink implements AuditSink {
     }
     for (const b of batch) b.resolve();
   }
+
+  private readonly flushNow = () => this.flush();
 
   /** Write these records' lines, chained, in one write (one per file when the file rotates between them). */
   private append(jsons: readonly string[]): void {
@@ -128,7 +137,7 @@ export class JsonlFileSink implements AuditSink {
   }
 
   dispose(): void {
-    this.flushBatch();
+    this.flush();
     if (this.fd !== undefined) {
       this.writeHead();
       this.closeHead();
@@ -178,8 +187,7 @@ export class JsonlFileSink implements AuditSink {
   private rotate(): number {
     this.writeHead();
     if (this.fd !== undefined) closeSync(this.fd);
-    let target = rotatedPath(this.path);
-    for (let ms = 1; existsSync(target); ms++) target = rotatedPath(this.path, new Date(Date.now() + ms));
+    const target = nextRotatedPath(this.path);
     renameSync(this.path, target);
     this.closeHead();
     rmSync(headPath(this.path), { force: true });

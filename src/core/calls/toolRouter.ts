@@ -87,16 +87,8 @@ export class ToolRouter {
     this.confirmations = new ConfirmationQueue(options.confirmer, options.policies.approvals, options.logger);
   }
 
-  /** Calls between their start and their audit record: more than one, and records may be written together. */
-  private inFlight = 0;
-
-  async call(request: ToolCallRequest): Promise<ToolCallResult> {
-    this.inFlight++;
-    try {
-      return await this.route(request);
-    } finally {
-      this.inFlight--;
-    }
+  call(request: ToolCallRequest): Promise<ToolCallResult> {
+    return this.route(request);
   }
 
   private async route(request: ToolCallRequest): Promise<ToolCallResult> {
@@ -245,10 +237,9 @@ export class ToolRouter {
       modelText,
       ...(base.rule ? { rule: base.rule } : {}),
     };
-    // The record is written before the result is returned (with the records of calls finishing
-    // meanwhile when others are in flight: one write for all of them).
-    const together = this.inFlight > 1;
-    await this.options.audit.record({
+    // The record is taken, in order, before the result is returned; the file sink writes it at the
+    // end of this turn of the event loop with the others of the turn (JsonlFileSink.write).
+    void this.options.audit.record({
       kind: 'call',
       ts: isoNow(),
       role: base.role ?? null,
@@ -263,7 +254,7 @@ export class ToolRouter {
       result: summarize(modelText),
       definitionHash: entry?.definitionHash ?? null,
       ...(base.rule ? { rule: base.rule } : {}),
-    }, { together });
+    });
     this.options.logger.info(`call ${base.name} → ${r.outcome} in ${durationMs} ms${result.confirmedBy ? ` (confirmed by ${result.confirmedBy})` : ''}`);
     return result;
   }

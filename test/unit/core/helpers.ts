@@ -44,6 +44,9 @@ export const FAST_BACKOFF: BackoffPolicy = { initialDelayMs: 50, maxDelayMs: 400
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
+/** The end of this turn of the event loop: the audit file has the records of the calls that returned in it. */
+export const endOfTurn = () => new Promise<void>((r) => setImmediate(r));
+
 /** The records of a JSONL file (an audit file), one per non-empty line. */
 export function readAudit(file: string): Any[] {
   return fs

@@ -1,9 +1,10 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { AuditLog, JsonlFileSink } from '../../../../src/core/audit/auditLog';
 import { hashLine, chainLine, GENESIS } from '../../../../src/core/audit/auditChain';
-import { headPath, rotatedFiles } from '../../../../src/core/audit/auditFiles';
+import { headPath, nextRotatedPath, rotatedFiles, rotatedPath } from '../../../../src/core/audit/auditFiles';
 import type { AuditRecord } from '../../../../src/core/audit/auditRecord';
 import { verifyAuditFiles } from '../../../../src/core/audit/verifyAudit';
 import { useTestEnv } from '../helpers';
@@ -144,10 +145,10 @@ describe('audit chain: verify finds any single line altered, removed or inserted
     assert.ok(verifyAuditFiles([file]).ok, JSON.stringify(verifyAuditFiles([file])));
   });
 
-  it('records that come together (calls finishing at once) are written together, in order, each promise settling once its line is in the file', async () => {
+  it('the records of one turn are written together at its end, in order, each promise settling once its line is in the file; flush and dispose write at once', async () => {
     const file = env.file('audit.jsonl');
     const sink = new JsonlFileSink(file);
-    const writes = Array.from({ length: 50 }, (_, i) => sink.write(record(i + 1), { together: true }));
+    const writes = Array.from({ length: 50 }, (_, i) => sink.write(record(i + 1)));
     // They wait for the end of this turn of the event loop, then go in one write.
     assert.equal(fs.existsSync(file) ? lines(file).length : 0, 0);
     const settled: number[] = [];
@@ -155,14 +156,26 @@ describe('audit chain: verify finds any single line altered, removed or inserted
     assert.ok(settled.every((i) => i >= 0), 'no promise settled before its line was written');
     assert.deepEqual(lines(file).map((l) => JSON.parse(l).seq), Array.from({ length: 50 }, (_, i) => i + 1));
     assert.ok(verifyAuditFiles([file]).ok, JSON.stringify(verifyAuditFiles([file])));
-    // A record written at once takes the waiting ones with it, before itself; dispose writes what waits.
-    const waiting = sink.write(record(51), { together: true });
-    const alone = sink.write(record(52));
+    // flush() writes what waits now; dispose() too.
+    const waiting = [sink.write(record(51)), sink.write(record(52))];
+    sink.flush();
     assert.deepEqual(lines(file).map((l) => JSON.parse(l).durationMs).slice(-2), [51, 52]);
-    const left = sink.write(record(53), { together: true });
+    const left = sink.write(record(53));
     sink.dispose();
-    await Promise.all([waiting, alone, left]);
+    await Promise.all([...waiting, left]);
     assert.deepEqual(lines(file).map((l) => JSON.parse(l).seq).slice(-3), [51, 52, 53]);
+    assert.ok(verifyAuditFiles([file]).ok);
+  });
+
+  it("records still waiting when the process exits are written (the sink's exit hook)", async () => {
+    const file = env.file('audit.jsonl');
+    const script = `const { JsonlFileSink } = require(${JSON.stringify(require.resolve('../../../../src/core/audit/jsonlFileSink'))});
+const sink = new JsonlFileSink(${JSON.stringify(file)});
+for (let i = 1; i <= 3; i++) void sink.write({ kind: 'call', ts: new Date().toISOString(), role: null, server: 's', tool: 't', name: 's__t', args: {}, outcome: 'ok', isError: false, durationMs: i, confirmedBy: 'policy', result: '', definitionHash: null });
+process.exit(0);`;
+    const r = spawnSync(process.execPath, ['--require', 'tsx/cjs', '-e', script], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    assert.deepEqual(lines(file).map((l) => JSON.parse(l).durationMs), [1, 2, 3]);
     assert.ok(verifyAuditFiles([file]).ok);
   });
 
@@ -170,13 +183,30 @@ describe('audit chain: verify finds any single line altered, removed or inserted
     const file = env.file('audit.jsonl');
     const one = Buffer.byteLength(JSON.stringify(record(1))) + 120;
     const sink = new JsonlFileSink(file, one * 3);
-    await Promise.all(Array.from({ length: 8 }, (_, i) => sink.write(record(i + 1), { together: true })));
+    await Promise.all(Array.from({ length: 8 }, (_, i) => sink.write(record(i + 1))));
     sink.dispose();
     const files = [...rotatedFiles(file), file];
     assert.ok(files.length >= 3, `${files.length} files`);
     assert.deepEqual(files.flatMap((f) => lines(f).map((l) => JSON.parse(l).seq)), [1, 2, 3, 4, 5, 6, 7, 8]);
     const r = verifyAuditFiles(files);
     assert.ok(r.ok, JSON.stringify(r));
+  });
+
+  it('a rotated file is named after the newest one there even when the clock stepped back, so the names keep the order', () => {
+    const file = env.file('audit.jsonl');
+    const ahead = rotatedPath(file, new Date(Date.now() + 3_600_000));
+    fs.writeFileSync(ahead, '');
+    const next = nextRotatedPath(file);
+    fs.writeFileSync(next, '');
+    assert.deepEqual(rotatedFiles(file), [ahead, next]);
+    // Two rotations in one millisecond get two names, in order.
+    const now = Date.parse('2026-12-03T09:15:00.123Z');
+    const other = env.file('other.jsonl');
+    const first = nextRotatedPath(other, now);
+    fs.writeFileSync(first, '');
+    const second = nextRotatedPath(other, now);
+    fs.writeFileSync(second, '');
+    assert.deepEqual(rotatedFiles(other).map((f) => path.basename(f).replace(/^.*other\./, '')), ['20261203T091500123Z.jsonl', '20261203T091500124Z.jsonl']);
   });
 
   it('a file written before records were chained is moved aside; the new file names it and starts the chain', async () => {

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { MemorySink } from '../../../../src/core/audit/auditLog';
-import { RecordingConfirmer, nextToolsChanged, readAudit, settings, useTestEnv, withTimeout, type Any, loaded } from '../helpers';
+import { RecordingConfirmer, endOfTurn, nextToolsChanged, readAudit, settings, useTestEnv, withTimeout, type Any, loaded } from '../helpers';
 
 /** The record's keys, plus the audit chain's `seq` and `prev` that the file sink adds to each line. */
 const CALL_KEYS = ['args', 'confirmedBy', 'definitionHash', 'durationMs', 'isError', 'kind', 'name', 'outcome', 'prev', 'result', 'role', 'seq', 'server', 'tool', 'ts'];
@@ -62,9 +62,10 @@ describe('McpHost: audit', function () {
     for (const [i, [req, outcome, confirmedBy]] of cases.entries()) {
       const r = await host.call(req);
       assert.equal(r.outcome, outcome, req.name);
-      // Read synchronously right away: the line is already there.
+      // The line is written at the end of the turn the call returned in, before anything else runs.
+      await endOfTurn();
       const lines = readAudit(auditPath);
-      assert.equal(lines.length, i + 1, `a line for ${req.name} when call() resolved`);
+      assert.equal(lines.length, i + 1, `a line for ${req.name} by the end of the turn call() resolved in`);
       const rec = lines[i];
       assert.deepEqual(Object.keys(rec).sort(), CALL_KEYS);
       assert.equal(rec.kind, 'call');
@@ -103,6 +104,7 @@ describe('McpHost: audit', function () {
     await host.call({ name: 'basic__secret_echo', args: JSON.stringify({ token: 'tk-234567', text: 'json string' }) });
     await host.call({ name: 'basic__gone', args: JSON.stringify({ apiKey: 'tk-345678', nested: { password: 'pw-456789' } }) });
     await host.call({ name: 'basic__secret_echo', args: { token: 'tk-567890' } }); // invalidArgs
+    await endOfTurn();
     const text = fs.readFileSync(auditPath, 'utf8');
     for (const secret of ['tk-123456', 'tk-234567', 'tk-345678', 'pw-456789', 'tk-567890']) assert.ok(!text.includes(secret), `${secret} is not in the audit`);
     const lines = readAudit(auditPath);
@@ -120,6 +122,7 @@ describe('McpHost: audit', function () {
     });
     const r = await host.call({ name: 'basic__echo', args: { text: 'é'.repeat(3000) } });
     assert.equal(r.modelText.length, 3006, 'the model gets it all (below maxResultChars)');
+    await endOfTurn();
     const rec = readAudit(auditPath)[0];
     assert.ok(Buffer.byteLength(rec.result, 'utf8') <= 1024, `${Buffer.byteLength(rec.result)} bytes`);
     assert.match(rec.result, /^echo: é+ …\[cut\]$/);
@@ -132,6 +135,7 @@ describe('McpHost: audit', function () {
       auditPathOverride: auditPath,
     });
     await host.call({ name: 'dynamic__beta' });
+    await endOfTurn();
     const before = readAudit(auditPath)[0].definitionHash;
 
     const recorded = withTimeout(
@@ -144,6 +148,7 @@ describe('McpHost: audit', function () {
     await changed;
     await recorded;
     await host.call({ name: 'dynamic__beta' });
+    await endOfTurn();
 
     const lines = readAudit(auditPath);
     const change = lines.find((l) => l.kind === 'toolsChanged');

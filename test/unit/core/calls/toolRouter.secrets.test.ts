@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { MemorySink } from '../../../../src/core/audit/auditLog';
 import type { AuditRecord } from '../../../../src/core/audit/auditRecord';
 import { InMemoryServers } from '../../../fixtures/inMemoryServers';
-import { mapSecrets, settings, useTestEnv } from '../helpers';
+import { endOfTurn, mapSecrets, settings, useTestEnv } from '../helpers';
 
 const SECRET = 'sekret-value-123';
 const TOKEN = 'tok-value-999';
@@ -68,6 +68,7 @@ describe('McpHost: secrets never leave through any exit', function () {
     assert.equal(results[0].modelText.split('\n')[0], 'the key is [secret]');
     assert.equal(results[1].modelText.split('\n')[0], 'my token [redacted]');
     assert.equal(results[2].modelText.split('\n')[0], 'again [redacted]');
+    await endOfTurn();
 
     const everything = JSON.stringify({
       results,

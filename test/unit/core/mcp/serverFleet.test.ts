@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { isProcessAlive } from '../../../fixtures/fixtureServers';
-import { role, settings, stateKind, useTestEnv, loaded } from '../helpers';
+import { endOfTurn, role, settings, stateKind, useTestEnv, loaded } from '../helpers';
 
 describe('McpHost: applySettings and setRole', function () {
   this.timeout(20_000);
@@ -56,6 +56,7 @@ describe('McpHost: applySettings and setRole', function () {
     const r = await host.call({ name: 'echo', args: { text: 'now allowed and long' } });
     assert.equal(r.outcome, 'ok', 'autoApprove and the naming mode apply at once');
     assert.match(r.modelText, /^echo: now \s+\[output truncated by MCP Host: 10 of 26 characters shown\]$/);
+    await endOfTurn();
     assert.equal(fs.readFileSync(auditA, 'utf8').trim().split('\n').length, 1);
     assert.equal(fs.readFileSync(auditB, 'utf8').trim().split('\n').length, 1, 'the audit moved to the new path');
   });
