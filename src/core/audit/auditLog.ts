@@ -44,7 +44,10 @@ export class AuditLog {
   /** Write to this JSONL file from now on (undefined: none). The open file is kept when the path and size limit are unchanged. */
   useFile(path: string | undefined, maxBytes?: number): void {
     if (this.file?.path === path && this.maxBytes === maxBytes) return;
-    this.file?.dispose();
+    if (this.file) {
+      this.file.dispose();
+      this.kept.delete(this.file);
+    }
     this.maxBytes = maxBytes;
     this.file = path ? new JsonlFileSink(path, maxBytes) : undefined;
     this.sinks = this.file ? [...this.extraSinks, this.file] : this.extraSinks;
@@ -67,12 +70,20 @@ export class AuditLog {
     for (const s of this.sinks) s.flush?.();
   }
 
+  /** The sink's promise with its failure logged; one per batch when a sink answers a batch with one promise. */
   private keep(sink: AuditSink, record: AuditRecord): Promise<void> {
-    return sink.write(record).catch((e: unknown) => {
+    const written = sink.write(record);
+    const last = this.kept.get(sink);
+    if (last?.written === written) return last.kept;
+    const kept = written.catch((e: unknown) => {
       const where = sink instanceof JsonlFileSink ? ` to ${sink.path}` : '';
       this.logger?.error(`audit: could not write a record${where}: ${e instanceof Error ? e.message : String(e)}`);
     });
+    this.kept.set(sink, { written, kept });
+    return kept;
   }
+
+  private readonly kept = new Map<AuditSink, { written: Promise<void>; kept: Promise<void> }>();
 
   dispose(): void {
     for (const s of this.sinks) s.dispose?.();

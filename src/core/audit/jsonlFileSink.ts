@@ -12,6 +12,24 @@ process.once('exit', () => {
   for (const sink of [...waiting]) sink.flush();
 });
 
+/** The records of one turn: their JSON, and one promise for all of them, settled once their lines are written. */
+interface Batch {
+  readonly jsons: string[];
+  readonly written: Promise<void>;
+  resolve(): void;
+  reject(e: unknown): void;
+}
+
+function newBatch(): Batch {
+  let resolve!: () => void;
+  let reject!: (e: unknown) => void;
+  const written = new Promise<void>((a, b) => {
+    resolve = a;
+    reject = b;
+  });
+  return { jsons: [], written, resolve, reject };
+}
+
 /** How long after a record its file's head is written (records in between share one head write). */
 const HEAD_DELAY_MS = 200;
 /** The head's length on disk: its JSON padded with spaces, so that rewriting it in place never leaves a tail. */
@@ -41,7 +59,7 @@ export class JsonlFileSink implements AuditSink {
   /** The head file's descriptor (see writeHead). */
   private head?: number;
   /** Records waiting for the end of this turn of the event loop (see write). */
-  private batch?: { readonly json: string; resolve(): void; reject(e: unknown): void }[];
+  private batch?: Batch;
   /** The file's last line is not a chained record. */
   private unchained = false;
 
@@ -62,26 +80,27 @@ export class JsonlFileSink implements AuditSink {
     const json = JSON.stringify(record);
     let batch = this.batch;
     if (!batch) {
-      batch = this.batch = [];
+      batch = this.batch = newBatch();
       setImmediate(this.flushNow);
       waiting.add(this);
     }
-    return new Promise<void>((resolve, reject) => batch.push({ json, resolve, reject }));
+    batch.jsons.push(json);
+    return batch.written;
   }
 
-  /** Write the records waiting for the end of the turn now (one fstat, one write) and settle their promises. */
+  /** Write the records waiting for the end of the turn now (one fstat, one write) and settle their promise. */
   flush(): void {
     const batch = this.batch;
     this.batch = undefined;
     waiting.delete(this);
-    if (!batch?.length) return;
+    if (!batch) return;
     try {
-      this.append(batch.map((b) => b.json));
+      this.append(batch.jsons);
     } catch (e) {
-      for (const b of batch) b.reject(e);
+      batch.reject(e);
       return;
     }
-    for (const b of batch) b.resolve();
+    batch.resolve();
   }
 
   private readonly flushNow = () => this.flush();
@@ -102,38 +121,40 @@ export class JsonlFileSink implements AuditSink {
     // Another host appending to this file (the editor and a CLI call): pick up where the file ends.
     // An fstat per write (~1.5 µs) is what keeps their lines in one chain; checking less often broke it.
     if (fstatSync(fd).size !== this.size) this.resync(fd);
-    const lines: Buffer[] = [];
+    // The lines as one string, hashed as they are (UTF-8, as written), encoded once for the write.
+    let text = '';
     let bytes = 0;
     for (const json of jsons) {
-      let buf = this.line(json, this.size + bytes === 0);
-      if (this.size + bytes > 0 && this.size + bytes + buf.length > this.maxBytes) {
-        this.writeLines(fd, lines, bytes);
-        lines.length = 0;
+      let line = this.line(json, this.size + bytes === 0);
+      let length = Buffer.byteLength(line) + 1;
+      if (this.size + bytes > 0 && this.size + bytes + length > this.maxBytes) {
+        this.writeText(fd, text);
+        text = '';
         bytes = 0;
         fd = this.rotate();
-        buf = this.line(json, true);
+        line = this.line(json, true);
+        length = Buffer.byteLength(line) + 1;
       }
-      lines.push(buf);
-      bytes += buf.length;
-      this.prev = hashLine(buf.subarray(0, buf.length - 1));
+      text += line + '\n';
+      bytes += length;
+      this.prev = hashLine(line);
       this.seq++;
     }
-    this.writeLines(fd, lines, bytes);
+    this.writeText(fd, text);
     this.headTimer ??= setTimeout(() => this.writeHead(), HEAD_DELAY_MS).unref();
   }
 
-  private writeLines(fd: number, lines: readonly Buffer[], bytes: number): void {
-    if (lines.length === 0) return;
-    const buf = lines.length === 1 ? lines[0] : Buffer.concat(lines, bytes);
+  private writeText(fd: number, text: string): void {
+    if (text.length === 0) return;
+    const buf = Buffer.from(text, 'utf8');
     let offset = 0;
     while (offset < buf.length) offset += writeSync(fd, buf, offset, buf.length - offset);
     this.size += buf.length;
   }
 
-  /** The record's line, chained to the line before, encoded once. */
-  private line(json: string, first: boolean): Buffer {
-    const prevFile = first && this.prevFile !== undefined ? { prevFile: this.prevFile } : {};
-    return Buffer.from(chainLine(json, { seq: this.seq, prev: this.prev, ...prevFile }) + '\n', 'utf8');
+  /** The record's line (without its newline), chained to the line before. */
+  private line(json: string, first: boolean): string {
+    return chainLine(json, { seq: this.seq, prev: this.prev, ...(first && this.prevFile !== undefined ? { prevFile: this.prevFile } : {}) });
   }
 
   dispose(): void {

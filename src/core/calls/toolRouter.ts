@@ -165,7 +165,14 @@ export class ToolRouter {
     let raw: Record<string, unknown>;
     try {
       const onProgress = callProgressReport(this.options.logger, entry.name, (t) => this.redactor.text(t), request.onProgress);
-      raw = await connection.callTool(tool, args, { timeoutMs, signal: request.signal, onProgress, ...policy.progressFor(server) });
+      const progress = policy.progressFor(server);
+      raw = await connection.callTool(tool, args, {
+        timeoutMs,
+        signal: request.signal,
+        onProgress,
+        resetTimeoutOnProgress: progress.resetTimeoutOnProgress,
+        maxTotalTimeoutMs: progress.maxTotalTimeoutMs,
+      });
     } catch (e) {
       if (request.signal?.aborted) return this.finish(base, entry, args, { outcome: 'cancelled', text: cancelledText(entry), confirmedBy });
       if (e instanceof CallTimeoutError) {
@@ -200,7 +207,7 @@ export class ToolRouter {
     });
   }
 
-  private async finish(
+  private finish(
     base: CallBase,
     entry: RegistryEntry | undefined,
     args: unknown,
@@ -212,7 +219,7 @@ export class ToolRouter {
       content?: ContentBlock[];
       structuredContent?: Record<string, unknown>;
     },
-  ): Promise<ToolCallResult> {
+  ): ToolCallResult {
     const durationMs = Math.round((performance.now() - base.started) * 10) / 10;
     // The one redaction point of what a call gives back: every text a model or a person sees.
     const redactor = this.redactor;

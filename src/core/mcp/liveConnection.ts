@@ -4,8 +4,9 @@ import type { Disposable } from '../util/event';
 import { DirectToolCalls } from './directToolCalls';
 import type { ServerTransport } from './serverTransport';
 import { LivenessWatch } from './socketWatch';
-import { sendToolCall, type CallContext, type ToolCallOptions } from './toolCall';
-import { ServerUnreachableError, unreachableError } from './transportErrorText';
+import type { ProgressCallOptions } from './progressToolCall';
+import { sendToolCall, type CallClocks, type CallContext } from './toolCall';
+import { unreachableError } from './transportErrorText';
 
 /**
  * One established connection of a server: its client and transport, and for a remote server a
@@ -24,19 +25,23 @@ export class LiveConnection {
     readonly transport: ServerTransport,
     url: string | undefined,
     private readonly onLost: (reason: string) => void,
+    /** The server's name and the clocks of its calls (ServerCalls); without them the SDK's timeout is a call's. */
+    calls?: { readonly server: string; readonly clocks?: CallClocks },
   ) {
     if (url) this.liveness = new LivenessWatch(url, (error) => this.lost(unreachableError(url, error).message));
-    this.context = { closed: () => this.ended, url, direct: DirectToolCalls.attach(client) };
+    this.context = {
+      closed: () => this.ended,
+      url,
+      direct: DirectToolCalls.attach(client),
+      server: calls?.server,
+      clocks: calls?.clocks,
+      unreachable: (reason) => this.lost(reason),
+    };
   }
 
   /** `tools/call` of `name` (defined as `tool`) on this connection (see sendToolCall); a server that cannot be reached is lost. */
-  async callTool(tool: Tool | undefined, name: string, args: Record<string, unknown>, options: ToolCallOptions): Promise<Record<string, unknown>> {
-    try {
-      return await sendToolCall(this.client, tool, name, args, options, this.context);
-    } catch (e) {
-      if (e instanceof ServerUnreachableError) this.lost(e.message);
-      throw e;
-    }
+  callTool(tool: Tool | undefined, name: string, args: Record<string, unknown>, options: ProgressCallOptions): Promise<Record<string, unknown>> {
+    return sendToolCall(this.client, tool, name, args, options, this.context);
   }
 
   /** The transport closed by itself (the process exited, the stream ended). */

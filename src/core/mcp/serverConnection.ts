@@ -144,8 +144,7 @@ export class ServerConnection {
     if (!live || !ConnectionState.isConnected(this._state)) {
       return Promise.reject(new ServerUnavailableError(`server "${this.name}" is ${ConnectionState.describe(this._state)}`));
     }
-    const clock = this.options.calls?.begin.bind(this.options.calls, this.name, tool);
-    return live.callTool(listedTool(this._tools, tool), tool, args, { ...options, clock });
+    return live.callTool(listedTool(this._tools, tool), tool, args, options);
   }
 
   /** Mask every known secret (resolved `${secret:…}`, key-redacted argument values) in text that leaves the host. */
@@ -199,7 +198,7 @@ export class ServerConnection {
       }).finally(() => {
         if (this.pendingTransport === transport) this.pendingTransport = undefined;
       });
-      const live = new LiveConnection(opened.client, opened.transport, url, (reason) => this.onLost(live, reason));
+      const live = new LiveConnection(opened.client, opened.transport, url, (reason) => this.onLost(live, reason), { server: this.name, clocks: this.options.calls });
       if (gen !== this.generation) return live.close();
       this.live = live;
       const info = this.listen(live, gen, opened.protocolVersion);

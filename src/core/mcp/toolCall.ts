@@ -28,15 +28,12 @@ export class ConnectionLostError extends Error {
   }
 }
 
-export interface ToolCallOptions extends ProgressCallOptions {
-  /**
-   * Starts the call's clock (ServerCalls: it stops while the user is asked on the server's behalf)
-   * with the caller's signal, which it links to the call's own; that clock is then the call's
-   * timeout. Without it the SDK's is.
-   */
-  readonly clock?: (timeoutMs: number, signal: AbortSignal | undefined, resetOnProgress: boolean, maxTotalMs: number) => OpenCall;
+/** Where a call's clock comes from (ServerCalls): it stops while the user is asked on the server's behalf. */
+export interface CallClocks {
+  begin(server: string, tool: string, timeoutMs: number, signal: AbortSignal | undefined, resetOnProgress: boolean, maxTotalMs: number): OpenCall;
 }
 
+/** What every call on one connection shares. */
 export interface CallContext {
   /** Whether this call's connection has closed (set before the SDK rejects the calls in flight). */
   readonly closed: () => boolean;
@@ -44,6 +41,15 @@ export interface CallContext {
   readonly url?: string;
   /** Where a clocked plain call goes instead of the SDK's Protocol.request (see DirectToolCalls). */
   readonly direct?: DirectToolCalls;
+  /** The server's name, for its clocks. */
+  readonly server?: string;
+  /**
+   * Starts each call's clock with the caller's signal, which it links to the call's own; that
+   * clock is then the call's timeout. Without it the SDK's is.
+   */
+  readonly clocks?: CallClocks;
+  /** A call found the server cannot be reached (ServerUnreachableError): the connection is lost. */
+  readonly unreachable?: (reason: string) => void;
 }
 
 /**
@@ -61,17 +67,23 @@ export async function sendToolCall(
   tool: Tool | undefined,
   name: string,
   args: Record<string, unknown>,
-  o: ToolCallOptions,
+  o: ProgressCallOptions,
   ctx: CallContext,
 ): Promise<Record<string, unknown>> {
+  const reset = o.resetTimeoutOnProgress ?? DEFAULTS.resetTimeoutOnProgress;
+  const maxTotal = o.maxTotalTimeoutMs ?? DEFAULTS.maxTotalTimeoutMs;
   // The clock links the caller's signal to its own per-call signal; without a clock, linkAbort does.
-  const open = o.clock?.(o.timeoutMs, o.signal, o.resetTimeoutOnProgress ?? DEFAULTS.resetTimeoutOnProgress, o.maxTotalTimeoutMs ?? DEFAULTS.maxTotalTimeoutMs);
+  const open = ctx.clocks?.begin(ctx.server ?? '', name, o.timeoutMs, o.signal, reset, maxTotal);
   const link = open ? undefined : linkAbort(o.signal);
   try {
-    const own = open ? { timeoutMs: open.sdkTimeoutMs, signal: open.signal, onProgress: open.withProgress(o.onProgress), clocked: true, direct: ctx.direct } : { signal: link!.signal };
-    return await callToolWithProgress(client, tool, name, args, { ...o, ...own });
+    const own: ProgressCallOptions = open
+      ? { timeoutMs: open.sdkTimeoutMs, signal: open.signal, onProgress: open.withProgress(o.onProgress), resetTimeoutOnProgress: reset, maxTotalTimeoutMs: maxTotal, clocked: true, direct: ctx.direct }
+      : { timeoutMs: o.timeoutMs, signal: link!.signal, onProgress: o.onProgress, resetTimeoutOnProgress: reset, maxTotalTimeoutMs: maxTotal };
+    return await callToolWithProgress(client, tool, name, args, own);
   } catch (e) {
-    throw classifyCallError(e, o.timeoutMs, ctx);
+    const error = classifyCallError(e, o.timeoutMs, ctx);
+    if (error instanceof ServerUnreachableError) ctx.unreachable?.(error.message);
+    throw error;
   } finally {
     open?.end();
     link?.unlink();

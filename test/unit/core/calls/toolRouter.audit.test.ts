@@ -171,6 +171,7 @@ describe('McpHost: audit', function () {
     assert.equal(r.outcome, 'ok');
     assert.equal(memory.records.length, 1);
     assert.equal((memory.records[0] as Any).outcome, 'ok');
+    await endOfTurn(); // the failure is logged once the sink has failed
     assert.equal(host.log.matching(/audit: could not write a record: disk on fire/, 'error').length, 1);
   });
 });
