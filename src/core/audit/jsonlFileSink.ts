@@ -12,9 +12,9 @@ process.once('exit', () => {
   for (const sink of [...waiting]) sink.flush();
 });
 
-/** The records of one turn: their JSON, and one promise for all of them, settled once their lines are written. */
+/** The records of one turn, and one promise for all of them, settled once their lines are written. */
 interface Batch {
-  readonly jsons: string[];
+  readonly records: AuditRecord[];
   readonly written: Promise<void>;
   resolve(): void;
   reject(e: unknown): void;
@@ -27,7 +27,7 @@ function newBatch(): Batch {
     resolve = a;
     reject = b;
   });
-  return { jsons: [], written, resolve, reject };
+  return { records: [], written, resolve, reject };
 }
 
 /** How long after a record its file's head is written (records in between share one head write). */
@@ -77,14 +77,14 @@ export class JsonlFileSink implements AuditSink {
    * record's line is in the file. `flush()` (and dispose, and the process's exit) writes them at once.
    */
   write(record: AuditRecord): Promise<void> {
-    const json = JSON.stringify(record);
     let batch = this.batch;
     if (!batch) {
       batch = this.batch = newBatch();
       setImmediate(this.flushNow);
       waiting.add(this);
     }
-    batch.jsons.push(json);
+    // Serialized when written: records are never changed once recorded (AuditLog hands the same object to every sink).
+    batch.records.push(record);
     return batch.written;
   }
 
@@ -95,7 +95,7 @@ export class JsonlFileSink implements AuditSink {
     waiting.delete(this);
     if (!batch) return;
     try {
-      this.append(batch.jsons);
+      this.append(batch.records.map((r) => JSON.stringify(r)));
     } catch (e) {
       batch.reject(e);
       return;

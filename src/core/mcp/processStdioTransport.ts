@@ -49,6 +49,11 @@ export class ProcessStdioTransport implements Transport {
   private closing?: Promise<void>;
   private closedNotified = false;
   private exitInfo?: { code: number | null; signal: NodeJS.Signals | null };
+  /** A message was sent in this turn already: the next ones are corked (see send). */
+  private burst = false;
+  private readonly endBurst = () => {
+    this.burst = false;
+  };
 
   constructor(private readonly options: ProcessStdioOptions) {
     this.reader = new StdioMessageReader({
@@ -146,11 +151,17 @@ export class ProcessStdioTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.child?.stdin;
     if (!stdin || stdin.destroyed || this.exitInfo) return Promise.reject(new Error('server process is not running'));
-    // The messages of one burst (the next calls of many answers read from one chunk) leave in one
-    // writev: the first send corks stdin until this turn's ticks and microtasks are done.
-    if (!stdin.writableCorked) {
-      stdin.cork();
-      process.nextTick(uncork, stdin);
+    // The first message of a turn leaves at once (a call alone waits for nothing); the ones after it
+    // in the same turn (the next calls of many answers read from one chunk) are corked until this
+    // turn's ticks are done and leave together in one writev.
+    if (this.burst) {
+      if (!stdin.writableCorked) {
+        stdin.cork();
+        process.nextTick(uncork, stdin);
+      }
+    } else {
+      this.burst = true;
+      process.nextTick(this.endBurst);
     }
     return new Promise((resolve) => {
       if (stdin.write(serializeMessage(message))) resolve();

@@ -1,7 +1,7 @@
 /**
- * The messages a host sends in one turn of the event loop (the next calls of many answers read
- * from one chunk) reach a stdio server in one writev, not one write each; a message sent alone
- * still leaves in that turn. Real server process (the faulty fixture, well-behaved).
+ * The first message a host sends in a turn of the event loop leaves at once; the ones after it in
+ * that turn (the next calls of many answers read from one chunk) reach a stdio server in one
+ * writev, not one write each. Real server process (the faulty fixture, well-behaved).
  */
 import * as assert from 'node:assert/strict';
 import type { Writable } from 'node:stream';
@@ -31,7 +31,7 @@ function countWrites(stdin: Counted): { writes: number; writevs: number[] } {
 describe('ProcessStdioTransport: writes', function () {
   this.timeout(30_000);
 
-  it('messages sent in one turn leave in one writev; a message alone in its turn in one write', async () => {
+  it('the first message of a turn leaves at once, the others of the turn in one writev; a message alone in one write', async () => {
     const t = new ProcessStdioTransport({ command: process.execPath, args: [FAULTY_STDIO, '--options={}'], env: nodeEnv() });
     const answered = new Set<unknown>();
     t.onmessage = (m: JSONRPCMessage) => {
@@ -43,12 +43,12 @@ describe('ProcessStdioTransport: writes', function () {
       const ids = ['a', 'b', 'c', 'd', 'e'];
       await Promise.all(ids.map((id) => t.send({ jsonrpc: '2.0', id, method: 'ping' })));
       await new Promise((r) => setImmediate(r));
-      assert.deepEqual(seen, { writes: 0, writevs: [5] }, 'five messages, one writev');
+      assert.deepEqual(seen, { writes: 1, writevs: [4] }, 'five messages: the first at once, the other four in one writev');
 
       await new Promise((r) => setImmediate(r));
       await t.send({ jsonrpc: '2.0', id: 'f', method: 'ping' });
       await new Promise((r) => setImmediate(r));
-      assert.deepEqual(seen, { writes: 1, writevs: [5] }, 'a message alone: one write');
+      assert.deepEqual(seen, { writes: 2, writevs: [4] }, 'a message alone: one write');
 
       const deadline = Date.now() + 10_000;
       while (answered.size < 6 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
