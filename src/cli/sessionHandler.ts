@@ -1,5 +1,6 @@
 import type { McpHost } from '../core/host/mcpHost';
 import type { CallProgress } from '../core/mcp/callProgress';
+import { CallAbortController } from '../core/util/callAbort';
 import { callView, problemViews, serverViews, toolViews } from './jsonViews';
 import { usableRoleNames, type Workspace } from './loadWorkspace';
 import { runCatalogOp } from './sessionCatalogOps';
@@ -20,6 +21,12 @@ export class SessionHandler {
   private readonly callsInFlight = new Set<Promise<unknown>>();
   /** Settles when the last role switch has. */
   private barrier: Promise<void> = Promise.resolve();
+  /**
+   * Each call's own stop, aborted by the session's signal (one listener on it for the whole
+   * session): a call gets a signal that costs nothing to link to, where the session's real
+   * AbortSignal took an EventTarget listener added and removed on every call.
+   */
+  private readonly stops = new Set<CallAbortController>();
 
   constructor(
     private readonly host: McpHost,
@@ -31,7 +38,11 @@ export class SessionHandler {
     private readonly requests?: SessionRequests,
     /** Prints an event line (a call's progress). */
     private readonly emit?: (event: Record<string, unknown>) => void,
-  ) {}
+  ) {
+    signal?.addEventListener('abort', () => {
+      for (const stop of this.stops) stop.abort(signal.reason);
+    }, { once: true });
+  }
 
   async handle(request: SessionRequest): Promise<SessionAnswer> {
     try {
@@ -56,12 +67,16 @@ export class SessionHandler {
         return this.servers();
       case 'call': {
         const onProgress = (p: CallProgress) => this.emit?.({ event: 'progress', request: request.id, name: request.name, ...p });
-        const call = gate.then(() => host.call({ name: request.name, args: request.args, signal: this.signal, onProgress }));
+        const stop = new CallAbortController();
+        if (this.signal?.aborted) stop.abort(this.signal.reason);
+        this.stops.add(stop);
+        const call = gate.then(() => host.call({ name: request.name, args: request.args, signal: stop.signal, onProgress }));
         this.callsInFlight.add(call);
         try {
           return { ...callView(await call) };
         } finally {
           this.callsInFlight.delete(call);
+          this.stops.delete(stop);
         }
       }
       case 'refresh':
