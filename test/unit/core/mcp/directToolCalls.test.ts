@@ -75,7 +75,7 @@ const withResponder = (reply: { result: unknown } | { error: unknown }) =>
   });
 
 describe('DirectToolCalls', () => {
-  it('sends tools/call with an integer id far above the SDK\'s and the same progressToken; the SDK\'s own requests go on beside it', async () => {
+  it('sends tools/call with a string id (never one of the SDK\'s integers) and the same progressToken; the SDK\'s own requests go on beside it', async () => {
     const w = await withServer();
     try {
       const signal = new CallAbortController().signal;
@@ -83,12 +83,14 @@ describe('DirectToolCalls', () => {
       assert.deepEqual(a.content, [{ type: 'text', text: 'did 0' }]);
       assert.deepEqual(b.content, [{ type: 'text', text: 'did 1' }]);
       assert.deepEqual(list.tools.map((t) => t.name).sort(), ['sleep', 'steps']);
-      const calls = w.sent.filter((m): m is JSONRPCMessage & { id: number; params: { _meta: { progressToken: unknown } } } => 'method' in m && m.method === 'tools/call');
+      const calls = w.sent.filter((m): m is JSONRPCMessage & { id: string; params: { _meta: { progressToken: unknown } } } => 'method' in m && m.method === 'tools/call');
       assert.equal(calls.length, 2);
       for (const c of calls) {
-        assert.ok(Number.isSafeInteger(c.id) && c.id >= 2 ** 40, `id ${c.id}`);
+        assert.match(c.id, /^h\d+$/);
         assert.equal(c.params._meta.progressToken, c.id);
       }
+      const sdkIds = w.sent.filter((m) => 'id' in m && 'method' in m && m.method !== 'tools/call').map((m) => (m as { id: unknown }).id);
+      assert.ok(sdkIds.length >= 2 && sdkIds.every((id) => typeof id === 'number'), `the SDK's ids: ${JSON.stringify(sdkIds)}`);
       assert.notEqual(calls[0].id, calls[1].id);
       assert.deepEqual(w.sdkErrors, []);
     } finally {
@@ -118,7 +120,7 @@ describe('DirectToolCalls', () => {
       const reason = new McpError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: 5 });
       clock.abort(reason);
       await assert.rejects(pending, (e) => e === reason);
-      const id = (w.sent.find((m) => 'method' in m && m.method === 'tools/call') as { id: number }).id;
+      const id = (w.sent.find((m) => 'method' in m && m.method === 'tools/call') as { id: string }).id;
       const cancelled = w.sent.filter((m) => 'method' in m && m.method === 'notifications/cancelled');
       assert.deepEqual(cancelled.map((m) => (m as unknown as { params: { requestId: unknown } }).params.requestId), [id]);
       // An abort for another reason (the caller's Stop) rejects as the SDK does: a RequestTimeout McpError with its text.
