@@ -27,25 +27,29 @@ export function rotatedPath(file: string, now: Date = new Date()): string {
  */
 export function nextRotatedPath(file: string, now: number = Date.now()): string {
   const newest = rotatedFiles(file).at(-1);
-  const after = newest !== undefined ? stampMs(newest) : undefined;
+  const after = newest !== undefined ? stampMs(file, newest) : undefined;
   let ms = after !== undefined && after >= now ? after + 1 : now;
   while (existsSync(rotatedPath(file, new Date(ms)))) ms++;
   return rotatedPath(file, new Date(ms));
 }
 
-/** The time in a rotated file's name (`audit.20261203T091500123Z.jsonl`). */
-function stampMs(path: string): number | undefined {
-  const m = /\.(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})(\d{3})Z(?:\.[^.]*)?$/.exec(basename(path));
+/** The time in a rotated file's name (`audit.20261203T091500123Z.jsonl`), by the pattern rotatedFiles lists them with. */
+function stampMs(file: string, rotated: string): number | undefined {
+  const m = rotatedName(file).exec(basename(rotated));
   if (!m) return undefined;
   const ms = Date.parse(`${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}.${m[7]}Z`);
   return Number.isNaN(ms) ? undefined : ms;
 }
 
+/** The names rotatedPath gives `file`'s rotated files, the stamp's fields as groups. */
+function rotatedName(file: string): RegExp {
+  const ext = extname(file);
+  return new RegExp(`^${escape(basename(file, ext))}\\.(\\d{4})(\\d{2})(\\d{2})T(\\d{2})(\\d{2})(\\d{2})(\\d{3})Z${escape(ext)}$`);
+}
+
 /** The rotated files of an audit file, oldest first (their names sort by time). */
 export function rotatedFiles(file: string): string[] {
-  const ext = extname(file);
-  const stem = basename(file, ext);
-  const re = new RegExp(`^${escape(stem)}\\.\\d{8}T\\d{9}Z${escape(ext)}$`);
+  const re = rotatedName(file);
   let names: string[];
   try {
     names = readdirSync(dirname(file));

@@ -87,11 +87,7 @@ export class ToolRouter {
     this.confirmations = new ConfirmationQueue(options.confirmer, options.policies.approvals, options.logger);
   }
 
-  call(request: ToolCallRequest): Promise<ToolCallResult> {
-    return this.route(request);
-  }
-
-  private async route(request: ToolCallRequest): Promise<ToolCallResult> {
+  async call(request: ToolCallRequest): Promise<ToolCallResult> {
     const started = performance.now();
     const { registry, servers, policies } = this.options;
     const policy = policies.current;

@@ -65,8 +65,9 @@ export class ServerCalls {
     };
     // One listener on the caller's signal however many calls share it (linkAbort).
     const link = linkAbort(signal, deadline);
-    const calls = this.open.get(server) ?? new Set<CallClock>();
-    this.open.set(server, calls);
+    const known = this.open.get(server);
+    const calls = known ?? new Set<CallClock>();
+    if (!known) this.open.set(server, calls);
     calls.add(clock);
     if (!this.asking.get(server)) clock.resume();
     return {
