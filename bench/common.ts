@@ -159,7 +159,8 @@ const TASKSET = process.platform === 'linux' ? ['/usr/bin/taskset', '/bin/taskse
  * The CPU that the latency and throughput rows pin every server process to (the host's and the
  * raw clients' alike), or undefined. Where each server lands otherwise decides a lot on a small VM.
  * BENCH_PIN_SERVERS=<cpu> picks the CPU, BENCH_PIN_SERVERS=off disables it. Client processes and
- * the benchmark process itself are never pinned.
+ * the benchmark process itself are never pinned, except the sustained session's session processes
+ * (see sessionCpu).
  */
 export function pinnedCpu(): string | undefined {
   const env = process.env.BENCH_PIN_SERVERS;
@@ -167,6 +168,26 @@ export function pinnedCpu(): string | undefined {
   if (env) return env;
   const n = cpus().length;
   return n >= 2 ? String(n - 1) : undefined;
+}
+
+/**
+ * The CPU that the sustained session pins every session process to (the host's `mcp-host session`
+ * and the raw SDK's alike): one that is not the servers' CPU, or undefined when servers are not
+ * pinned. Left to the scheduler, a session sometimes lands on its server's CPU for a whole block,
+ * which made blocks bimodal (host ÷ raw 0.87 in some, 0.97 in others, the same code) and the
+ * interval wide. BENCH_PIN_SESSIONS=<cpu> picks the CPU, BENCH_PIN_SESSIONS=off disables it.
+ */
+export function sessionCpu(): string | undefined {
+  const servers = pinnedCpu();
+  const env = process.env.BENCH_PIN_SESSIONS;
+  if (servers === undefined || env === 'off') return undefined;
+  if (env) return env;
+  return servers === '0' ? '1' : '0';
+}
+
+/** `command args…` as a [command, args] pair run on `cpu` (through taskset), or as it is when `cpu` is undefined. */
+export function onCpu(cpu: string | undefined, command: string, args: readonly string[]): [string, string[]] {
+  return cpu !== undefined && TASKSET ? [TASKSET, ['-c', cpu, command, ...args]] : [command, [...args]];
 }
 
 /** The command line of a server (bench/servers or test fixture), pinned to `pinnedCpu()` when `pin`. */

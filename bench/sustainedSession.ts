@@ -2,17 +2,21 @@
  * Sustained session: 20,000 sequential calls through `mcp-host session` (dist/cli.js, a real
  * process driven over stdin/stdout) against the raw SDK in a comparable loop: the same JSON-lines
  * session, same driver, same pipes, but the SDK's Client doing the call (bench/clients/rawSession.mjs).
- * Three long-lived session processes (raw A, raw B, host), each with its own basic.mjs server
- * (pinned to one CPU); a block is 500 rounds, each round one call to every session, in an order
+ * Three long-lived session processes (raw A, raw B, host), pinned to one CPU (see sessionCpu), each
+ * with its own basic.mjs server (pinned to the other CPU); a block is 500 rounds, each round one call to every session, in an order
  * shuffled per round; a side's calls/s in a block is its calls over the time they took.
  * After each block, outside the timed calls, every session process runs a full GC (SIGUSR2 to the
  * preloaded bench/clients/gcOnSignal.cjs) and its VmRSS is read from /proc/<pid>/status.
  *
  * Rows:
  * - calls/s: median host ÷ median raw (A and B pooled) of the per-block calls/s; A/A raw B ÷ raw A.
- * - drift: the host's calls/s relative to raw in the same blocks, last quarter of the run ÷ first
- *   quarter (so a machine that gets busier later does not count as the host slowing down); the A/A
- *   figure is the same for raw B relative to raw A. Quarters are resampled within themselves.
+ * - drift: the host's calls/s relative to raw in the same blocks (so a machine that gets busier later
+ *   does not count as the host slowing down), last quarter of the run ÷ first quarter, read off the
+ *   least-squares trend of its logarithm over all blocks: exp(slope × the blocks between the two
+ *   quarters' middles). Comparing the medians of the first and last 10 blocks used a quarter of the
+ *   data each and swung with single blocks (0.92 [0.90, 1.03] where the trend of the same blocks
+ *   says 0.965 [0.928, 1.007]; bench/results.json of 60b2571). Interval: blocks resampled with their position. The A/A figure is
+ *   the same for raw B relative to raw A.
  * - RSS growth: least-squares slope of the host session's RSS after GC, less V8's young generation
  *   (whose capacity V8 doubles once on its own, not a leak), over the calls made × the calls in
  *   the run; interval by resampling blocks. End − start is in the detail, with raw's.
@@ -20,9 +24,9 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { compare, fmtCi, fmtMB, makeTempDir, pinnedCpu, rotate, ROOT, SETSID, serverCommand, settle, type BenchResult, type Block } from './common';
+import { compare, fmtCi, fmtMB, makeTempDir, onCpu, pinnedCpu, rotate, ROOT, sessionCpu, SETSID, serverCommand, settle, type BenchResult, type Block } from './common';
 import { LineSession } from './lineSession';
-import { blockBootstrap, median, round, slope, stratifiedBootstrap } from './stats';
+import { blockBootstrap, median, round, slope } from './stats';
 import { nodeEnv } from '../test/fixtures/fixtureServers';
 
 export interface SustainedOptions {
@@ -83,10 +87,12 @@ export async function sustainedSession(opts: SustainedOptions = SUSTAINED_DEFAUL
   };
   // Every session process, host and raw alike, gets the GC-on-signal preload (see gcOnSignal.cjs).
   const pre = ['--expose-gc', '--require', join(__dirname, 'clients', 'gcOnSignal.cjs')];
+  const cpu = sessionCpu();
+  const session = (args: readonly string[]) => new LineSession(...onCpu(cpu, process.execPath, [...pre, ...args]), env);
   const sessions = {
-    rawA: new LineSession(process.execPath, [...pre, join(__dirname, 'clients', 'rawSession.mjs'), rawSpec()], env),
-    rawB: new LineSession(process.execPath, [...pre, join(__dirname, 'clients', 'rawSession.mjs'), rawSpec()], env),
-    host: new LineSession(process.execPath, [...pre, CLI, 'session', '--workspace', workspace, '--yes', '--audit', join(tmp.dir, 'audit.jsonl')], env),
+    rawA: session([join(__dirname, 'clients', 'rawSession.mjs'), rawSpec()]),
+    rawB: session([join(__dirname, 'clients', 'rawSession.mjs'), rawSpec()]),
+    host: session([CLI, 'session', '--workspace', workspace, '--yes', '--audit', join(tmp.dir, 'audit.jsonl')]),
   };
   type SessionSide = keyof typeof sessions;
   const memory = async (): Promise<Record<SessionSide, Memory>> => {
@@ -132,17 +138,25 @@ export async function sustainedSession(opts: SustainedOptions = SUSTAINED_DEFAUL
     const cps = (ms: readonly number[]) => (ms.length / ms.reduce((a, b) => a + b, 0)) * 1000;
     const c = compare(blocks, cps);
 
-    // --- drift: last quarter ÷ first quarter of the host's calls/s relative to raw ---
+    // --- drift: last quarter ÷ first quarter of the host's calls/s relative to raw, from the trend over all blocks ---
     const q = Math.max(2, Math.floor(opts.blocks / 4));
     const first = blocks.slice(0, q);
     const last = blocks.slice(-q);
     const rel = (b: Block<number>) => cps(b.host) / ((cps(b.rawA) + cps(b.rawB)) / 2);
     const relAA = (b: Block<number>) => cps(b.rawB) / cps(b.rawA);
-    const drift = (g: readonly (readonly number[])[]) => median(g[1]) / median(g[0]);
-    const quarters = (f: (b: Block<number>) => number) => [first.map(f), last.map(f)];
-    const driftValue = drift(quarters(rel));
-    const driftCi = stratifiedBootstrap(quarters(rel), drift);
-    const driftAA = { value: drift(quarters(relAA)), ci: stratifiedBootstrap(quarters(relAA), drift) };
+    const logPoints = (f: (b: Block<number>) => number) => blocks.map((b, i) => ({ x: i, y: Math.log(f(b)) }));
+    /** exp(trend × the blocks between the middles of the first and the last quarter). */
+    const drift = (ps: readonly { x: number; y: number }[]) =>
+      Math.exp(
+        slope(
+          ps.map((p) => p.x),
+          ps.map((p) => p.y),
+        ) *
+          (blocks.length - q),
+      );
+    const driftValue = drift(logPoints(rel));
+    const driftCi = blockBootstrap(logPoints(rel), drift);
+    const driftAA = { value: drift(logPoints(relAA)), ci: blockBootstrap(logPoints(relAA), drift) };
     const abs = (side: 'host' | 'rawA', g: readonly Block<number>[]) => median(g.map((b) => cps(b[side])));
 
     // --- RSS growth: slope over calls made × calls in the run, without the young generation's own growth ---
@@ -174,7 +188,8 @@ export async function sustainedSession(opts: SustainedOptions = SUSTAINED_DEFAUL
           target: { op: '>=', value: opts.ratioTarget },
           detail:
             `host ${c.host.toFixed(0)} calls/s vs raw SDK ${c.raw.toFixed(0)} (raw A ${c.rawA.toFixed(0)}, raw B ${c.rawB.toFixed(0)}), median of ${opts.blocks} blocks of ${callsPerBlock} rounds (one call per side per round, sides in a shuffled order) ` +
-            `after ${opts.warmup} warm-up calls each; A/A ${fmtCi(c.aa.value, c.aa.ci)}; CLI audit file on; servers ${pinnedCpu() !== undefined ? `pinned to CPU ${pinnedCpu()}` : 'not pinned'}`,
+            `after ${opts.warmup} warm-up calls each; A/A ${fmtCi(c.aa.value, c.aa.ci)}; CLI audit file on; servers ${pinnedCpu() !== undefined ? `pinned to CPU ${pinnedCpu()}` : 'not pinned'}, ` +
+            `session processes ${cpu !== undefined ? `pinned to CPU ${cpu}` : 'not pinned'}`,
         },
         {
           id: 'session.drift',
@@ -185,8 +200,9 @@ export async function sustainedSession(opts: SustainedOptions = SUSTAINED_DEFAUL
           aa: driftAA,
           target: { op: '>=', value: opts.driftTarget },
           detail:
-            `host ${abs('host', first).toFixed(0)} → ${abs('host', last).toFixed(0)} calls/s, raw A ${abs('rawA', first).toFixed(0)} → ${abs('rawA', last).toFixed(0)} calls/s ` +
-            `(first / last ${q} blocks); A/A (raw B relative to raw A) ${fmtCi(driftAA.value, driftAA.ci)}`,
+            `least-squares trend of log(host ÷ raw calls/s) over all ${blocks.length} blocks, taken over the ${blocks.length - q} blocks between the middles of the first and the last quarter; ` +
+            `medians of the first / last ${q} blocks: host ${abs('host', first).toFixed(0)} → ${abs('host', last).toFixed(0)} calls/s, raw A ${abs('rawA', first).toFixed(0)} → ${abs('rawA', last).toFixed(0)} calls/s; ` +
+            `A/A (raw B relative to raw A) ${fmtCi(driftAA.value, driftAA.ci)}`,
         },
         {
           id: 'session.rss',
