@@ -1,6 +1,7 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { linkAbort } from '../util/abortFanOut';
 import { CallAbortController } from '../util/callAbort';
+import { Deadlines, type Deadline } from '../util/deadlines';
 import type { Disposable } from '../util/event';
 
 /** The longest timer Node keeps (≈24.8 days); the SDK's own timeout is set to it and never fires first. */
@@ -32,11 +33,13 @@ interface CallClock {
 export class ServerCalls {
   private readonly open = new Map<string, Set<CallClock>>();
   private readonly asking = new Map<string, number>();
+  /** Every call's timeout, on one timer (see Deadlines). */
+  private readonly deadlines = new Deadlines();
 
   /**
-   * Start a call of `server`'s `tool` with a timeout of `timeoutMs` (of server time): one timer per
-   * call, which progress restarts (`resetOnProgress`) but never past `maxTotalMs` after the start
-   * (wall time: a call that keeps reporting progress still ends). `signal` (the caller's Stop)
+   * Start a call of `server`'s `tool` with a timeout of `timeoutMs` (of server time): one deadline
+   * per call (all on one timer, see Deadlines), which progress restarts (`resetOnProgress`) but
+   * never past `maxTotalMs` after the start (wall time: a call that keeps reporting progress still ends). `signal` (the caller's Stop)
    * aborts the call with its reason; the link is removed when the call ends.
    */
   begin(server: string, tool: string, timeoutMs: number, signal?: AbortSignal, resetOnProgress = false, maxTotalMs?: number): OpenCall {
@@ -44,7 +47,8 @@ export class ServerCalls {
     const capAt = resetOnProgress && maxTotalMs !== undefined ? performance.now() + maxTotalMs : Infinity;
     let remaining = timeoutMs;
     let startedAt = 0;
-    let timer: NodeJS.Timeout | undefined;
+    let timer: Deadline | undefined;
+    const deadlines = this.deadlines;
     const expire = (capped: boolean) =>
       // Rejects the SDK request exactly like its own timeout (and sends notifications/cancelled).
       deadline.abort(capped ? new McpError(ErrorCode.RequestTimeout, 'Maximum total timeout exceeded', { maxTotalTimeout: maxTotalMs }) : new McpError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: timeoutMs }));
@@ -52,7 +56,7 @@ export class ServerCalls {
       tool,
       pause: () => {
         if (!timer) return;
-        clearTimeout(timer);
+        deadlines.remove(timer);
         timer = undefined;
         remaining = Math.max(0, remaining - (performance.now() - startedAt));
       },
@@ -60,7 +64,10 @@ export class ServerCalls {
         if (timer || deadline.signal.aborted) return;
         startedAt = performance.now();
         const capped = capAt - startedAt < remaining;
-        timer = setTimeout(() => expire(capped), Math.max(0, capped ? capAt - startedAt : remaining));
+        timer = deadlines.add(capped ? capAt - startedAt : remaining, () => {
+          timer = undefined;
+          expire(capped);
+        });
       },
     };
     // One listener on the caller's signal however many calls share it (linkAbort).
@@ -85,8 +92,8 @@ export class ServerCalls {
       end: () => {
         clock.pause();
         link.unlink();
+        // The server's set stays, empty, for its next call: one set per server, not one per call.
         calls.delete(clock);
-        if (calls.size === 0 && this.open.get(server) === calls) this.open.delete(server);
       },
     };
   }
