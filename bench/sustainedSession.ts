@@ -3,8 +3,9 @@
  * process driven over stdin/stdout) against the raw SDK in a comparable loop: the same JSON-lines
  * session, same driver, same pipes, but the SDK's Client doing the call (bench/clients/rawSession.mjs).
  * Three long-lived session processes (raw A, raw B, host), pinned to one CPU (see sessionCpu), each
- * with its own basic.mjs server (pinned to the other CPU); a block is 500 rounds, each round one call to every session, in an order
- * shuffled per round; a side's calls/s in a block is its calls over the time they took.
+ * with its own basic.mjs server (pinned to the other CPU); a block is 500 rounds, each round one
+ * call to every session, in an order shuffled per round; a side's calls/s in a block is its calls
+ * over the time they took.
  * After each block, outside the timed calls, every session process runs a full GC (SIGUSR2 to the
  * preloaded bench/clients/gcOnSignal.cjs) and its VmRSS is read from /proc/<pid>/status.
  *
@@ -15,8 +16,8 @@
  *   least-squares trend of its logarithm over all blocks: exp(slope × the blocks between the two
  *   quarters' middles). Comparing the medians of the first and last 10 blocks used a quarter of the
  *   data each and swung with single blocks (0.92 [0.90, 1.03] where the trend of the same blocks
- *   says 0.965 [0.928, 1.007]; bench/results.json of 60b2571). Interval: blocks resampled with their position. The A/A figure is
- *   the same for raw B relative to raw A.
+ *   says 0.965 [0.928, 1.007]; bench/results.json of 60b2571). Interval: blocks resampled with
+ *   their position. The A/A figure is the same for raw B relative to raw A.
  * - RSS growth: least-squares slope of the host session's RSS after GC, less V8's young generation
  *   (whose capacity V8 doubles once on its own, not a leak), over the calls made × the calls in
  *   the run; interval by resampling blocks. End − start is in the detail, with raw's.
