@@ -39,8 +39,9 @@ export class ServerCalls {
   /**
    * Start a call of `server`'s `tool` with a timeout of `timeoutMs` (of server time): one deadline
    * per call (all on one timer, see Deadlines), which progress restarts (`resetOnProgress`) but
-   * never past `maxTotalMs` after the start (wall time: a call that keeps reporting progress still ends). `signal` (the caller's Stop)
-   * aborts the call with its reason; the link is removed when the call ends.
+   * never past `maxTotalMs` after the start (wall time: a call that keeps reporting progress still
+   * ends). `signal` (the caller's Stop) aborts the call with its reason; the link is removed when
+   * the call ends.
    */
   begin(server: string, tool: string, timeoutMs: number, signal?: AbortSignal, resetOnProgress = false, maxTotalMs?: number): OpenCall {
     const deadline = new CallAbortController();

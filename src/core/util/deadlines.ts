@@ -39,12 +39,6 @@ export class Deadlines {
     return this.waiting.size;
   }
 
-  /** Drop every deadline without firing any, and the timer. */
-  clear(): void {
-    this.waiting.clear();
-    this.disarm();
-  }
-
   private arm(at: number): void {
     this.disarm();
     this.armedAt = at;

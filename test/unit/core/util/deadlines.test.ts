@@ -7,8 +7,7 @@ import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { Deadlines } from '../../../../src/core/util/deadlines';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { sleep } from '../helpers';
 
 describe('Deadlines', () => {
   it('fires each deadline once, not before its time, earliest first, whatever the order they were added in', async () => {
@@ -43,11 +42,11 @@ describe('Deadlines', () => {
   it('fires a deadline added later with a shorter time at its own time, not at the earlier-armed one', async () => {
     const d = new Deadlines();
     const fired: string[] = [];
-    d.add(5000, () => fired.push('long'));
+    const long = d.add(5000, () => fired.push('long'));
     d.add(20, () => fired.push('short'));
     await sleep(80);
     assert.deepEqual(fired, ['short']);
-    d.clear();
+    d.remove(long);
     assert.equal(d.size, 0);
   });
 
