@@ -192,9 +192,8 @@ export function onCpu(cpu: string | undefined, command: string, args: readonly s
 
 /** The command line of a server (bench/servers or test fixture), pinned to `pinnedCpu()` when `pin`. */
 export function serverCommand(name: string, pin = false): string[] {
-  const base = [process.execPath, serverScript(name)];
-  const cpu = pin ? pinnedCpu() : undefined;
-  return cpu !== undefined ? [TASKSET!, '-c', cpu, ...base] : base;
+  const [command, args] = onCpu(pin ? pinnedCpu() : undefined, process.execPath, [serverScript(name)]);
+  return [command, ...args];
 }
 
 export interface ServerSpec {

@@ -111,24 +111,14 @@ export const BOOTSTRAP_SEED = 20260;
  * uncertainty. Fixed seed: the same data gives the same interval.
  */
 export function blockBootstrap<B>(blocks: readonly B[], stat: (sample: readonly B[]) => number, opts: BootstrapOptions = {}): Interval {
-  return stratifiedBootstrap([blocks], (groups) => stat(groups[0]), opts);
-}
-
-/**
- * The block bootstrap over several groups of blocks at once (e.g. the first and the last quarter
- * of a run), each group resampled within itself.
- */
-export function stratifiedBootstrap<B>(groups: readonly (readonly B[])[], stat: (samples: readonly (readonly B[])[]) => number, opts: BootstrapOptions = {}): Interval {
-  if (groups.some((g) => g.length < 2)) return { lo: NaN, hi: NaN };
+  if (blocks.length < 2) return { lo: NaN, hi: NaN };
   const rand = prng(opts.seed ?? BOOTSTRAP_SEED);
   const n = opts.resamples ?? BOOTSTRAP_RESAMPLES;
   const values: number[] = [];
-  const samples: B[][] = groups.map((g) => new Array<B>(g.length));
+  const sample = new Array<B>(blocks.length);
   for (let r = 0; r < n; r++) {
-    groups.forEach((g, k) => {
-      for (let i = 0; i < g.length; i++) samples[k][i] = g[Math.floor(rand() * g.length)];
-    });
-    const v = stat(samples);
+    for (let i = 0; i < blocks.length; i++) sample[i] = blocks[Math.floor(rand() * blocks.length)];
+    const v = stat(sample);
     if (Number.isFinite(v)) values.push(v);
   }
   if (values.length < n * 0.9) return { lo: NaN, hi: NaN };
