@@ -80,17 +80,28 @@ export function probePort(url: string, timeoutMs = 3000): Promise<Error | undefi
 }
 
 /**
- * While a remote server is connected: when one of its sockets closes, check its port; when that
- * fails, `onUnreachable` is told why ("cannot reach <url>: connect ECONNREFUSED …"), once.
+ * When a socket has closed, how long after it the port is checked again while it still accepts
+ * (ms, from the close). A server that exits closes its connections a moment before its listening
+ * socket (or the kernel closes them in any order): a check at the instant of the close can still
+ * be accepted, and no socket is left to close again.
+ */
+export const RECHECK_AFTER_MS: readonly number[] = [0, 250, 1000];
+
+/**
+ * While a remote server is connected: when one of its sockets closes, check its port (again at
+ * RECHECK_AFTER_MS while it still answers); when that fails, `onUnreachable` is told why
+ * ("cannot reach <url>: connect ECONNREFUSED …"), once.
  */
 export class LivenessWatch implements Disposable {
   private readonly watch: Disposable;
   private probing = false;
   private done = false;
+  private wait?: { readonly timer: NodeJS.Timeout; readonly resolve: () => void };
 
   constructor(
     private readonly url: string,
     private readonly onUnreachable: (error: Error) => void,
+    private readonly recheckAfterMs: readonly number[] = RECHECK_AFTER_MS,
   ) {
     this.watch = watchSockets(url, () => void this.probe());
   }
@@ -98,19 +109,44 @@ export class LivenessWatch implements Disposable {
   dispose(): void {
     this.done = true;
     this.watch.dispose();
+    if (this.wait) {
+      clearTimeout(this.wait.timer);
+      this.wait.resolve();
+    }
   }
 
   private async probe(): Promise<void> {
     if (this.probing || this.done) return;
     this.probing = true;
+    const start = Date.now();
     try {
-      const error = await probePort(this.url);
-      if (error && !this.done) {
-        this.dispose();
-        this.onUnreachable(error);
+      for (const at of this.recheckAfterMs) {
+        await this.sleepUntil(start + at);
+        if (this.done) return;
+        const error = await probePort(this.url);
+        if (this.done) return;
+        if (error) {
+          this.dispose();
+          this.onUnreachable(error);
+          return;
+        }
       }
     } finally {
       this.probing = false;
     }
+  }
+
+  /** Resolves at `time` (or at once when it has passed, or on dispose); keeps no process alive. */
+  private sleepUntil(time: number): Promise<void> {
+    const ms = time - Date.now();
+    if (ms <= 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.wait = undefined;
+        resolve();
+      }, ms);
+      timer.unref();
+      this.wait = { timer, resolve };
+    });
   }
 }
