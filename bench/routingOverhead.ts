@@ -9,6 +9,13 @@
  * p50 ÷ raw p50 (both raw clients pooled), with a block-bootstrap 95 % interval; the A/A row is raw
  * B ÷ raw A of the same statistic. p99 likewise (reported). All server processes are pinned to the
  * same CPU (common.ts pinnedCpu). The audit file is configured when the host is built.
+ *
+ * The warm-up is rotated the same way, `warmup` calls per side, and its first `coldCalls` are
+ * reported on their own (info): the host's per-call code runs once per host call and V8 optimises
+ * it only after ~2,500–3,000 calls, while the SDK code of the raw side runs for raw A and raw B
+ * alike and warms in half the calls. Measured per block with a 500-call warm-up: host ÷ raw
+ * 1.05–1.17 for the first ~11 blocks, then 0.94–1.02 (with V8's --interrupt-budget=16000 the early
+ * blocks fall to ~1.0: it is the JIT, not a clock). The target row is the steady state.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,7 +28,10 @@ export interface RoutingOptions {
   /** Rounds per block: in each round every side makes `callsPerTurn` calls, sides in a shuffled order. */
   readonly rounds: number;
   readonly callsPerTurn: number;
+  /** Warm-up calls per side (rotated like the blocks, in rounds of `rounds`). */
   readonly warmup: number;
+  /** The first calls of the warm-up reported on their own (info row). */
+  readonly coldCalls: number;
   readonly target: number;
   readonly seed: number;
 }
@@ -30,7 +40,8 @@ export const ROUTING_DEFAULTS: RoutingOptions = {
   blocks: Number(process.env.BENCH_ROUTING_BLOCKS ?? 40),
   rounds: Number(process.env.BENCH_ROUTING_ROUNDS ?? 200),
   callsPerTurn: Number(process.env.BENCH_ROUTING_TURN ?? 1),
-  warmup: 500,
+  warmup: Number(process.env.BENCH_ROUTING_WARMUP ?? 5000),
+  coldCalls: 2000,
   target: 1.03,
   seed: 1,
 };
@@ -68,19 +79,25 @@ export async function routingOverhead(opts: RoutingOptions = ROUTING_DEFAULTS): 
       return out;
     };
     const sides = { rawA: series(rawCall(raws[0])), rawB: series(rawCall(raws[1])), host: series(hostCall) };
-    for (const call of [rawCall(raws[0]), rawCall(raws[1]), hostCall]) for (let i = 0; i < opts.warmup; i++) await call();
+    const warm = await rotate(sides, { blocks: Math.max(1, Math.ceil(opts.warmup / (opts.rounds * opts.callsPerTurn))), rounds: opts.rounds, seed: opts.seed + 1000 });
+    const warmupCalls = warm.blocks.length * opts.rounds * opts.callsPerTurn;
+    const coldBlocks = warm.blocks.slice(0, Math.max(1, Math.round(opts.coldCalls / (opts.rounds * opts.callsPerTurn))));
+    const coldCalls = coldBlocks.length * opts.rounds * opts.callsPerTurn;
     await settle(20);
 
     const { blocks } = await rotate(sides, { blocks: opts.blocks, rounds: opts.rounds, seed: opts.seed });
     if (notOk) throw new Error(`${notOk} calls did not return ok`);
+    // The last call's record is written at the end of the turn it returned in (JsonlFileSink).
+    await new Promise((r) => setImmediate(r));
     // Call records only: the review of the definitions (approveDefinitions) is a record too.
     const auditLines = readFileSync(auditPath, 'utf8').split('\n').filter((l) => l && (JSON.parse(l) as { kind?: string }).kind === 'call').length;
     const perSide = opts.blocks * opts.rounds * opts.callsPerTurn;
-    const expectedLines = opts.warmup + perSide;
+    const expectedLines = warmupCalls + perSide;
     if (auditLines !== expectedLines) throw new Error(`audit has ${auditLines} lines, expected ${expectedLines}`);
 
     const p50 = compare(blocks, (turns) => turns.flat());
     const p99 = compare(blocks, (turns) => turns.flat(), (v) => percentile(v, 99));
+    const cold = compare(coldBlocks, (turns) => turns.flat());
     const pin = pinnedCpu();
     return {
       rows: [
@@ -94,7 +111,7 @@ export async function routingOverhead(opts: RoutingOptions = ROUTING_DEFAULTS): 
           target: { op: '<=', value: opts.target },
           detail:
             `host p50 ${fmtMs(p50.host)} vs raw SDK ${fmtMs(p50.raw)} (+${fmtMs(p50.host - p50.raw)}/call; raw A ${fmtMs(p50.rawA)}, raw B ${fmtMs(p50.rawB)}); ` +
-            `A/A ${fmtCi(p50.aa.value, p50.aa.ci)}; each block ${opts.rounds} rounds of ${opts.callsPerTurn} call(s) per side in a shuffled order; JSONL audit on; servers ${pin !== undefined ? `pinned to CPU ${pin}` : 'not pinned'}`,
+            `A/A ${fmtCi(p50.aa.value, p50.aa.ci)}; each block ${opts.rounds} rounds of ${opts.callsPerTurn} call(s) per side in a shuffled order, after ${warmupCalls} warm-up calls per side rotated alike; JSONL audit on; servers ${pin !== undefined ? `pinned to CPU ${pin}` : 'not pinned'}`,
         },
         {
           id: 'routing.p99',
@@ -105,11 +122,24 @@ export async function routingOverhead(opts: RoutingOptions = ROUTING_DEFAULTS): 
           aa: p99.aa,
           detail: `host p99 ${fmtMs(p99.host)} vs raw SDK ${fmtMs(p99.raw)}; A/A ${fmtCi(p99.aa.value, p99.aa.ci)}`,
         },
+        {
+          id: 'routing.coldP50',
+          name: `Routing p50 in the first ${coldCalls} calls per side after start (warm-up), host ÷ raw SDK`,
+          value: round(cold.value, 4),
+          unit: '×',
+          ci: cold.ci,
+          aa: cold.aa,
+          detail:
+            `host p50 ${fmtMs(cold.host)} vs raw SDK ${fmtMs(cold.raw)}; A/A ${fmtCi(cold.aa.value, cold.aa.ci)}; ` +
+            `before V8 has optimised the host's per-call code (raw A and raw B run the same SDK code, so it warms in half the calls); the target row follows ${warmupCalls} warm-up calls per side`,
+        },
       ],
       data: {
         options: opts,
         pinnedCpu: pin ?? null,
         auditLines,
+        warmupCalls,
+        coldBlockP50Ms: coldBlocks.map((b) => ({ rawA: round(percentile(b.rawA.flat(), 50), 4), rawB: round(percentile(b.rawB.flat(), 50), 4), host: round(percentile(b.host.flat(), 50), 4) })),
         p50: { host: round(p50.host, 5), raw: round(p50.raw, 5), rawA: round(p50.rawA, 5), rawB: round(p50.rawB, 5) },
         p99: { host: round(p99.host, 5), raw: round(p99.raw, 5), rawA: round(p99.rawA, 5), rawB: round(p99.rawB, 5) },
         blockP50Ms: blocks.map((b) => ({ rawA: round(percentile(b.rawA.flat(), 50), 4), rawB: round(percentile(b.rawB.flat(), 50), 4), host: round(percentile(b.host.flat(), 50), 4) })),
