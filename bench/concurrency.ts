@@ -6,8 +6,14 @@
  * shuffled order; a side's figure for the block is its calls over its turns' wall time.
  * Statistic: median host calls/s ÷ median raw calls/s (raw A and B pooled), block-bootstrap
  * 95 % interval. Server processes pinned to one CPU as in the routing row; audit file on.
- * 60 blocks: with 30, two identical raw clients differed by up to ±7 % between blocks (A/A
- * [0.935, 1.071]), and the row's interval stayed that wide whatever the host's own figure.
+ * 60 blocks of 20 turns: with 30 blocks of 10, two identical raw clients differed by up to ±7 %
+ * (A/A [0.935, 1.071]), and the row's interval stayed that wide whatever the host's own figure.
+ *
+ * A second rotation (info) puts a raw SDK client that asks for progress (`onprogress`: a
+ * `progressToken` in every request's `_meta`, as the host sends on every call so that progress can
+ * be shown and extend a call's timeout) against the plain raw pair. With a 0 ms server that alone
+ * costs the server (parsing `_meta`) and the SDK's client enough to show: 0.875–0.92 × in one-off
+ * runs. The host pays it too; the raw yardstick of the target row does not.
  */
 import { join } from 'node:path';
 import { compare, connectRaw, fmtCi, makeTempDir, pinnedCpu, rotate, serverSpec, settle, type BenchResult, type RawClient } from './common';
@@ -20,6 +26,8 @@ export interface ConcurrencyOptions {
   /** Rounds per block; in each round every side has one turn, sides in a shuffled order. */
   readonly rounds: number;
   readonly blocks: number;
+  /** Blocks of the second rotation (raw asking for progress ÷ plain raw); 0 skips it. */
+  readonly progressBlocks: number;
   readonly target: number;
   readonly seed: number;
 }
@@ -27,8 +35,9 @@ export interface ConcurrencyOptions {
 export const CONCURRENCY_DEFAULTS: ConcurrencyOptions = {
   inFlight: 64,
   callsPerTurn: Number(process.env.BENCH_CONC_TURN ?? 640),
-  rounds: Number(process.env.BENCH_CONC_ROUNDS ?? 10),
+  rounds: Number(process.env.BENCH_CONC_ROUNDS ?? 20),
   blocks: 60,
+  progressBlocks: 30,
   target: 0.9,
   seed: 2,
 };
@@ -45,7 +54,7 @@ export async function concurrency(opts: ConcurrencyOptions = CONCURRENCY_DEFAULT
   try {
     await host.start();
     host.approveDefinitions();
-    raws.push(await connectRaw('basic', { pin: true }), await connectRaw('basic', { pin: true }));
+    raws.push(await connectRaw('basic', { pin: true }), await connectRaw('basic', { pin: true }), await connectRaw('basic', { pin: true }));
     let bad = 0;
     const hostCall = async () => {
       const r = await host.call('basic__noop', {});
@@ -53,6 +62,11 @@ export async function concurrency(opts: ConcurrencyOptions = CONCURRENCY_DEFAULT
     };
     const rawCall = (raw: RawClient) => async () => {
       const r = await raw.client.callTool({ name: 'noop', arguments: {} });
+      if (r.isError) bad++;
+    };
+    /** The raw SDK asking for progress: a progressToken in `_meta`, as the host's every call carries. */
+    const rawProgressCall = (raw: RawClient) => async () => {
+      const r = await raw.client.callTool({ name: 'noop', arguments: {} }, undefined, { onprogress: () => undefined });
       if (r.isError) bad++;
     };
 
@@ -80,12 +94,17 @@ export async function concurrency(opts: ConcurrencyOptions = CONCURRENCY_DEFAULT
 
     const sides = { rawA: turn(calls.rawA, opts.callsPerTurn), rawB: turn(calls.rawB, opts.callsPerTurn), host: turn(calls.host, opts.callsPerTurn) };
     const { blocks } = await rotate(sides, { blocks: opts.blocks, rounds: opts.rounds, seed: opts.seed, between: () => settle(1) });
+    // The same plain raw pair against a third raw client that asks for progress ("host" in the rotation).
+    const progressSides = { rawA: sides.rawA, rawB: sides.rawB, host: turn(rawProgressCall(raws[2]), opts.callsPerTurn) };
+    if (opts.progressBlocks > 0) await turn(rawProgressCall(raws[2]), opts.inFlight * 4)();
+    const progress = opts.progressBlocks > 0 ? await rotate(progressSides, { blocks: opts.progressBlocks, rounds: opts.rounds, seed: opts.seed + 1, between: () => settle(1) }) : undefined;
     if (bad) throw new Error(`${bad} calls did not return ok`);
     if (maxInFlight !== opts.inFlight) throw new Error(`expected ${opts.inFlight} calls in flight, saw ${maxInFlight}`);
 
     /** A side's calls/s in a block: its calls over the time its turns took. */
     const cps = (turns: readonly TurnResult[]) => (turns.reduce((n, t) => n + t.calls, 0) / turns.reduce((n, t) => n + t.ms, 0)) * 1000;
     const c = compare(blocks, cps);
+    const p = progress ? compare(progress.blocks, cps) : undefined;
     return {
       rows: [
         {
@@ -98,13 +117,30 @@ export async function concurrency(opts: ConcurrencyOptions = CONCURRENCY_DEFAULT
           target: { op: '>=', value: opts.target },
           detail:
             `host ${c.host.toFixed(0)} calls/s vs raw SDK ${c.raw.toFixed(0)} calls/s (raw A ${c.rawA.toFixed(0)}, raw B ${c.rawB.toFixed(0)}); ` +
-            `A/A ${fmtCi(c.aa.value, c.aa.ci)}; JSONL audit on; servers ${pinnedCpu() !== undefined ? `pinned to CPU ${pinnedCpu()}` : 'not pinned'}`,
+            `A/A ${fmtCi(c.aa.value, c.aa.ci)}; JSONL audit on; servers ${pinnedCpu() !== undefined ? `pinned to CPU ${pinnedCpu()}` : 'not pinned'}; ` +
+            `every host call carries a progressToken, the raw SDK's do not (see the next row)`,
         },
+        ...(p
+          ? [
+              {
+                id: 'concurrency.progressToken',
+                name: `${opts.inFlight} concurrent calls, 0 ms server: raw SDK asking for progress (a progressToken, as every host call) ÷ raw SDK calls/s (${opts.progressBlocks} blocks)`,
+                value: round(p.value, 4),
+                unit: '×',
+                ci: p.ci,
+                aa: p.aa,
+                detail:
+                  `raw SDK with onprogress ${p.host.toFixed(0)} calls/s vs without ${p.raw.toFixed(0)} calls/s; A/A ${fmtCi(p.aa.value, p.aa.ci)}; ` +
+                  `the cost of asking for progress with a server that answers at once (its parsing of _meta, the SDK client's progress handler)`,
+              },
+            ]
+          : []),
       ],
       data: {
         options: opts,
         pinnedCpu: pinnedCpu() ?? null,
         callsPerSecond: blocks.map((b) => ({ rawA: round(cps(b.rawA), 1), rawB: round(cps(b.rawB), 1), host: round(cps(b.host), 1) })),
+        progressCallsPerSecond: progress?.blocks.map((b) => ({ rawA: round(cps(b.rawA), 1), rawB: round(cps(b.rawB), 1), rawProgress: round(cps(b.host), 1) })) ?? null,
       },
     };
   } finally {
