@@ -1,5 +1,6 @@
 import { subscribe } from 'node:diagnostics_channel';
 import { connect, type Socket } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Disposable } from '../util/event';
 
 /**
@@ -94,9 +95,9 @@ export const RECHECK_AFTER_MS: readonly number[] = [0, 250, 1000];
  */
 export class LivenessWatch implements Disposable {
   private readonly watch: Disposable;
+  /** Aborted on dispose: ends a wait to check again, and any report. */
+  private readonly stopped = new AbortController();
   private probing = false;
-  private done = false;
-  private wait?: { readonly timer: NodeJS.Timeout; readonly resolve: () => void };
 
   constructor(
     private readonly url: string,
@@ -107,24 +108,23 @@ export class LivenessWatch implements Disposable {
   }
 
   dispose(): void {
-    this.done = true;
     this.watch.dispose();
-    if (this.wait) {
-      clearTimeout(this.wait.timer);
-      this.wait.resolve();
-    }
+    this.stopped.abort();
   }
 
   private async probe(): Promise<void> {
-    if (this.probing || this.done) return;
+    const { signal } = this.stopped;
+    if (this.probing || signal.aborted) return;
     this.probing = true;
     const start = Date.now();
     try {
       for (const at of this.recheckAfterMs) {
-        await this.sleepUntil(start + at);
-        if (this.done) return;
+        const ms = start + at - Date.now();
+        // Keeps no process alive; rejected (and so ended) by dispose.
+        if (ms > 0) await delay(ms, undefined, { ref: false, signal }).catch(() => undefined);
+        if (signal.aborted) return;
         const error = await probePort(this.url);
-        if (this.done) return;
+        if (signal.aborted) return;
         if (error) {
           this.dispose();
           this.onUnreachable(error);
@@ -134,19 +134,5 @@ export class LivenessWatch implements Disposable {
     } finally {
       this.probing = false;
     }
-  }
-
-  /** Resolves at `time` (or at once when it has passed, or on dispose); keeps no process alive. */
-  private sleepUntil(time: number): Promise<void> {
-    const ms = time - Date.now();
-    if (ms <= 0) return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.wait = undefined;
-        resolve();
-      }, ms);
-      timer.unref();
-      this.wait = { timer, resolve };
-    });
   }
 }
