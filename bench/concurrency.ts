@@ -16,7 +16,7 @@
  * runs. The host pays it too; the raw yardstick of the target row does not.
  */
 import { join } from 'node:path';
-import { compare, connectRaw, fmtCi, makeTempDir, pinnedCpu, rotate, serverSpec, settle, type BenchResult, type RawClient } from './common';
+import { compare, connectRaw, fmtCi, makeTempDir, pinnedCpu, rotate, serverSpec, settle, type BenchResult, type Block, type RawClient } from './common';
 import { createHostUnderTest } from './hostUnderTest';
 import { round } from './stats';
 
@@ -95,9 +95,12 @@ export async function concurrency(opts: ConcurrencyOptions = CONCURRENCY_DEFAULT
     const sides = { rawA: turn(calls.rawA, opts.callsPerTurn), rawB: turn(calls.rawB, opts.callsPerTurn), host: turn(calls.host, opts.callsPerTurn) };
     const { blocks } = await rotate(sides, { blocks: opts.blocks, rounds: opts.rounds, seed: opts.seed, between: () => settle(1) });
     // The same plain raw pair against a third raw client that asks for progress ("host" in the rotation).
-    const progressSides = { rawA: sides.rawA, rawB: sides.rawB, host: turn(rawProgressCall(raws[2]), opts.callsPerTurn) };
-    if (opts.progressBlocks > 0) await turn(rawProgressCall(raws[2]), opts.inFlight * 4)();
-    const progress = opts.progressBlocks > 0 ? await rotate(progressSides, { blocks: opts.progressBlocks, rounds: opts.rounds, seed: opts.seed + 1, between: () => settle(1) }) : undefined;
+    let progress: { blocks: Block<TurnResult>[] } | undefined;
+    if (opts.progressBlocks > 0) {
+      const rawProgress = rawProgressCall(raws[2]);
+      await turn(rawProgress, opts.inFlight * 4)();
+      progress = await rotate({ ...sides, host: turn(rawProgress, opts.callsPerTurn) }, { blocks: opts.progressBlocks, rounds: opts.rounds, seed: opts.seed + 1, between: () => settle(1) });
+    }
     if (bad) throw new Error(`${bad} calls did not return ok`);
     if (maxInFlight !== opts.inFlight) throw new Error(`expected ${opts.inFlight} calls in flight, saw ${maxInFlight}`);
 

@@ -19,7 +19,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { compare, connectRaw, fmtCi, fmtMs, makeTempDir, pinnedCpu, rotate, serverSpec, settle, type BenchResult, type RawClient } from './common';
+import { compare, connectRaw, fmtCi, fmtMs, makeTempDir, pinnedCpu, rotate, serverSpec, settle, type BenchResult, type Block, type RawClient } from './common';
 import { createHostUnderTest } from './hostUnderTest';
 import { percentile, round } from './stats';
 
@@ -139,16 +139,21 @@ export async function routingOverhead(opts: RoutingOptions = ROUTING_DEFAULTS): 
         pinnedCpu: pin ?? null,
         auditLines,
         warmupCalls,
-        coldBlockP50Ms: coldBlocks.map((b) => ({ rawA: round(percentile(b.rawA.flat(), 50), 4), rawB: round(percentile(b.rawB.flat(), 50), 4), host: round(percentile(b.host.flat(), 50), 4) })),
+        coldBlockP50Ms: blockP50s(coldBlocks),
         p50: { host: round(p50.host, 5), raw: round(p50.raw, 5), rawA: round(p50.rawA, 5), rawB: round(p50.rawB, 5) },
         p99: { host: round(p99.host, 5), raw: round(p99.raw, 5), rawA: round(p99.rawA, 5), rawB: round(p99.rawB, 5) },
-        blockP50Ms: blocks.map((b) => ({ rawA: round(percentile(b.rawA.flat(), 50), 4), rawB: round(percentile(b.rawB.flat(), 50), 4), host: round(percentile(b.host.flat(), 50), 4) })),
+        blockP50Ms: blockP50s(blocks),
       },
     };
   } finally {
     await Promise.all([host.close(), ...raws.map((r) => r.close())]);
     tmp.remove();
   }
+}
+
+/** Each block's p50 per side (ms), as kept in results.json. */
+function blockP50s(blocks: readonly Block<number[]>[]) {
+  return blocks.map((b) => ({ rawA: round(percentile(b.rawA.flat(), 50), 4), rawB: round(percentile(b.rawB.flat(), 50), 4), host: round(percentile(b.host.flat(), 50), 4) }));
 }
 
 if (require.main === module) {
