@@ -14,6 +14,10 @@
  * be shown and extend a call's timeout) against the plain raw pair. With a 0 ms server that alone
  * costs the server (parsing `_meta`) and the SDK's client enough to show: 0.875–0.92 × in one-off
  * runs. The host pays it too; the raw yardstick of the target row does not.
+ *
+ * A third rotation (info) is the like-for-like comparison: the host against a pair of raw SDK
+ * clients that both ask for progress, so all three send the same request (a `progressToken` in
+ * `_meta`) and the ratio is what the host itself costs per call, with its own A/A pair.
  */
 import { join } from 'node:path';
 import { compare, connectRaw, fmtCi, makeTempDir, pinnedCpu, rotate, serverSpec, settle, type BenchResult, type Block, type RawClient } from './common';
@@ -28,6 +32,8 @@ export interface ConcurrencyOptions {
   readonly blocks: number;
   /** Blocks of the second rotation (raw asking for progress ÷ plain raw); 0 skips it. */
   readonly progressBlocks: number;
+  /** Blocks of the third rotation (host ÷ a raw pair that asks for progress too); 0 skips it. */
+  readonly sameRequestBlocks: number;
   readonly target: number;
   readonly seed: number;
 }
@@ -38,6 +44,7 @@ export const CONCURRENCY_DEFAULTS: ConcurrencyOptions = {
   rounds: Number(process.env.BENCH_CONC_ROUNDS ?? 20),
   blocks: 60,
   progressBlocks: 30,
+  sameRequestBlocks: 30,
   target: 0.9,
   seed: 2,
 };
@@ -54,7 +61,8 @@ export async function concurrency(opts: ConcurrencyOptions = CONCURRENCY_DEFAULT
   try {
     await host.start();
     host.approveDefinitions();
-    raws.push(await connectRaw('basic', { pin: true }), await connectRaw('basic', { pin: true }), await connectRaw('basic', { pin: true }));
+    // Plain raw A and B; raw with progress C and D (C is the second rotation's "host").
+    for (let i = 0; i < 4; i++) raws.push(await connectRaw('basic', { pin: true }));
     let bad = 0;
     const hostCall = async () => {
       const r = await host.call('basic__noop', {});
@@ -101,6 +109,15 @@ export async function concurrency(opts: ConcurrencyOptions = CONCURRENCY_DEFAULT
       await turn(rawProgress, opts.inFlight * 4)();
       progress = await rotate({ ...sides, host: turn(rawProgress, opts.callsPerTurn) }, { blocks: opts.progressBlocks, rounds: opts.rounds, seed: opts.seed + 1, between: () => settle(1) });
     }
+    // The host against two raw clients that ask for progress: the same request on all three sides.
+    let sameRequest: { blocks: Block<TurnResult>[] } | undefined;
+    if (opts.sameRequestBlocks > 0) {
+      const progressA = rawProgressCall(raws[2]);
+      const progressB = rawProgressCall(raws[3]);
+      for (const c of [progressA, progressB]) await turn(c, opts.inFlight * 4)();
+      const progressSides = { rawA: turn(progressA, opts.callsPerTurn), rawB: turn(progressB, opts.callsPerTurn), host: sides.host };
+      sameRequest = await rotate(progressSides, { blocks: opts.sameRequestBlocks, rounds: opts.rounds, seed: opts.seed + 2, between: () => settle(1) });
+    }
     if (bad) throw new Error(`${bad} calls did not return ok`);
     if (maxInFlight !== opts.inFlight) throw new Error(`expected ${opts.inFlight} calls in flight, saw ${maxInFlight}`);
 
@@ -108,6 +125,7 @@ export async function concurrency(opts: ConcurrencyOptions = CONCURRENCY_DEFAULT
     const cps = (turns: readonly TurnResult[]) => (turns.reduce((n, t) => n + t.calls, 0) / turns.reduce((n, t) => n + t.ms, 0)) * 1000;
     const c = compare(blocks, cps);
     const p = progress ? compare(progress.blocks, cps) : undefined;
+    const same = sameRequest ? compare(sameRequest.blocks, cps) : undefined;
     return {
       rows: [
         {
@@ -121,7 +139,7 @@ export async function concurrency(opts: ConcurrencyOptions = CONCURRENCY_DEFAULT
           detail:
             `host ${c.host.toFixed(0)} calls/s vs raw SDK ${c.raw.toFixed(0)} calls/s (raw A ${c.rawA.toFixed(0)}, raw B ${c.rawB.toFixed(0)}); ` +
             `A/A ${fmtCi(c.aa.value, c.aa.ci)}; JSONL audit on; servers ${pinnedCpu() !== undefined ? `pinned to CPU ${pinnedCpu()}` : 'not pinned'}; ` +
-            `every host call carries a progressToken, the raw SDK's do not (see the next row)`,
+            `every host call carries a progressToken, the raw SDK's do not (see the next two rows)`,
         },
         ...(p
           ? [
@@ -138,12 +156,28 @@ export async function concurrency(opts: ConcurrencyOptions = CONCURRENCY_DEFAULT
               },
             ]
           : []),
+        ...(same
+          ? [
+              {
+                id: 'concurrency.sameRequest',
+                name: `${opts.inFlight} concurrent calls, 0 ms server: host ÷ raw SDK asking for progress, the same request on every side (${opts.sameRequestBlocks} blocks)`,
+                value: round(same.value, 4),
+                unit: '×',
+                ci: same.ci,
+                aa: same.aa,
+                detail:
+                  `host ${same.host.toFixed(0)} calls/s vs raw SDK with onprogress ${same.raw.toFixed(0)} calls/s (raw A ${same.rawA.toFixed(0)}, raw B ${same.rawB.toFixed(0)}); ` +
+                  `A/A ${fmtCi(same.aa.value, same.aa.ci)}; what the host's routing, policy and audit cost per call when every side sends a progressToken`,
+              },
+            ]
+          : []),
       ],
       data: {
         options: opts,
         pinnedCpu: pinnedCpu() ?? null,
         callsPerSecond: blocks.map((b) => ({ rawA: round(cps(b.rawA), 1), rawB: round(cps(b.rawB), 1), host: round(cps(b.host), 1) })),
         progressCallsPerSecond: progress?.blocks.map((b) => ({ rawA: round(cps(b.rawA), 1), rawB: round(cps(b.rawB), 1), rawProgress: round(cps(b.host), 1) })) ?? null,
+        sameRequestCallsPerSecond: sameRequest?.blocks.map((b) => ({ rawProgressA: round(cps(b.rawA), 1), rawProgressB: round(cps(b.rawB), 1), host: round(cps(b.host), 1) })) ?? null,
       },
     };
   } finally {
