@@ -283,6 +283,11 @@ export function fmtMB(bytes: number): string {
   return `${(bytes / 1e6).toFixed(1)} MB`;
 }
 
+/** A difference with its sign: "+3 µs", "-1 µs" (fmtMs and fmtMB format a negative value by its size). */
+export function fmtSigned(n: number, fmt: (n: number) => string): string {
+  return n < 0 ? `-${fmt(-n)}` : `+${fmt(n)}`;
+}
+
 /** "1.023 [0.998, 1.051]" */
 export function fmtCi(value: number, ci: Interval | undefined, digits = 3): string {
   const f = (v: number) => (Number.isFinite(v) ? v.toFixed(digits) : '—');

@@ -10,7 +10,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { nodeEnv } from '../test/fixtures/fixtureServers';
-import { compare, fmtCi, fmtMB, fmtMs, makeTempDir, rotate, SETSID, serverCommand, settle, type BenchResult } from './common';
+import { compare, fmtCi, fmtMB, fmtMs, fmtSigned, makeTempDir, rotate, SETSID, serverCommand, settle, type BenchResult } from './common';
 import { round } from './stats';
 import { CLI, cliEnv, reviewedWorkspace } from './sustainedSession';
 
@@ -93,7 +93,7 @@ export async function oneShotCall(opts: OneShotOptions = ONE_SHOT_DEFAULTS): Pro
           detail:
             `host ${fmtMs(t.host)} vs raw SDK ${fmtMs(t.raw)} (raw A ${fmtMs(t.rawA)}, raw B ${fmtMs(t.rawB)}), median of ${opts.blocks}, spawn to exit; ` +
             `A/A ${fmtCi(t.aa.value, t.aa.ci)}; tools listed in pages of ${opts.pageSize}, called ${tool}; ` +
-            `peak RSS host ${fmtMB(m.host)} vs raw ${fmtMB(m.raw)} (+${fmtMB(m.host - m.raw)})`,
+            `peak RSS host ${fmtMB(m.host)} vs raw ${fmtMB(m.raw)} (${fmtSigned(m.host - m.raw, fmtMB)})`,
         },
       ],
       data: {

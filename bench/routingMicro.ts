@@ -19,6 +19,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { fmtSigned } from './common';
 
 const root = resolve(join(__dirname, '..'));
 const other = process.argv[2] ? resolve(process.argv[2]) : undefined;
@@ -159,8 +160,8 @@ async function main(): Promise<void> {
 
   const fmt = (n: number) => `${n.toFixed(1)} µs`;
   console.log(`routing micro-benchmark (${root})`);
-  console.log(`  per call (median of 15 blocks × 1000):  sdk ${fmt(us.sdk)}   host ${fmt(us.host)} (+${fmt(us.host - us.sdk)})   host+file ${fmt(us['host+file'])} (+${fmt(us['host+file'] - us.sdk)})`);
-  if (others) console.log(`  ${other}:  host ${fmt(us.other)} (+${fmt(us.other - us.sdk)})   host+file ${fmt(us['other+file'])} (+${fmt(us['other+file'] - us.sdk)})`);
+  console.log(`  per call (median of 15 blocks × 1000):  sdk ${fmt(us.sdk)}   host ${fmt(us.host)} (${fmtSigned(us.host - us.sdk, fmt)})   host+file ${fmt(us['host+file'])} (${fmtSigned(us['host+file'] - us.sdk, fmt)})`);
+  if (others) console.log(`  ${other}:  host ${fmt(us.other)} (${fmtSigned(us.other - us.sdk, fmt)})   host+file ${fmt(us['other+file'])} (${fmtSigned(us['other+file'] - us.sdk, fmt)})`);
   console.log(`  router alone (connection answers at once): ${Object.entries(routerUs).map(([k, v]) => `${k} ${fmt(v)}`).join(' · ')}`);
   console.log(`  steps: ${Object.entries(steps).map(([k, v]) => `${k} ${fmt(v)}`).join(' · ')}`);
 }

@@ -19,7 +19,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { compare, connectRaw, fmtCi, fmtMs, makeTempDir, pinnedCpu, rotate, serverSpec, settle, type BenchResult, type Block, type RawClient } from './common';
+import { compare, connectRaw, fmtCi, fmtMs, fmtSigned, makeTempDir, pinnedCpu, rotate, serverSpec, settle, type BenchResult, type Block, type RawClient } from './common';
 import { createHostUnderTest } from './hostUnderTest';
 import { percentile, round } from './stats';
 
@@ -110,7 +110,7 @@ export async function routingOverhead(opts: RoutingOptions = ROUTING_DEFAULTS): 
           aa: p50.aa,
           target: { op: '<=', value: opts.target },
           detail:
-            `host p50 ${fmtMs(p50.host)} vs raw SDK ${fmtMs(p50.raw)} (+${fmtMs(p50.host - p50.raw)}/call; raw A ${fmtMs(p50.rawA)}, raw B ${fmtMs(p50.rawB)}); ` +
+            `host p50 ${fmtMs(p50.host)} vs raw SDK ${fmtMs(p50.raw)} (${fmtSigned(p50.host - p50.raw, fmtMs)}/call; raw A ${fmtMs(p50.rawA)}, raw B ${fmtMs(p50.rawB)}); ` +
             `A/A ${fmtCi(p50.aa.value, p50.aa.ci)}; each block ${opts.rounds} rounds of ${opts.callsPerTurn} call(s) per side in a shuffled order, after ${warmupCalls} warm-up calls per side rotated alike; JSONL audit on; servers ${pin !== undefined ? `pinned to CPU ${pin}` : 'not pinned'}`,
         },
         {
