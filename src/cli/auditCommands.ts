@@ -18,11 +18,13 @@ function auditFiles(o: { workspace?: string; files: readonly string[] }): string
   return [...rotatedFiles(file), ...(existsSync(file) ? [file] : [])];
 }
 
+const UNANCHORED_HINT = ' (if this file is known to have no head file, e.g. a copy of its records, pass --allow-unanchored)';
+
 /** `mcp-host audit verify [FILE…]`: check the hash chain; name the first line altered, removed or inserted. */
 export function runAuditVerify(o: AuditVerifyOptions): number {
   const files = auditFiles(o);
   if (!files.length) throw new CliError('there is no audit file yet', ExitCode.failure);
-  const result = verifyAuditFiles(files);
+  const result = verifyAuditFiles(files, { allowUnanchored: o.allowUnanchored });
   if (o.json) {
     printJson(result);
     return result.ok ? ExitCode.ok : ExitCode.failure;
@@ -35,8 +37,8 @@ export function runAuditVerify(o: AuditVerifyOptions): number {
     }
     const span = f.firstSeq !== undefined ? ` (records ${f.firstSeq}–${f.lastSeq ?? '?'})` : '';
     const end = f.anchored ? '' : '; its last record is not anchored (no head file)';
-    writeStdout(`${name}: ${f.records} lines${span}: ${f.problems.length ? `${f.problems.length} problem${f.problems.length === 1 ? '' : 's'}` : 'chain intact'}${f.problems.length ? '' : end}\n`);
-    for (const p of f.problems) writeStdout(`  ${p.kind.toUpperCase()}: ${p.message}\n`);
+    writeStdout(`${name}: ${f.records} line${f.records === 1 ? '' : 's'}${span}: ${f.problems.length ? `${f.problems.length} problem${f.problems.length === 1 ? '' : 's'}` : 'chain intact'}${f.problems.length ? '' : end}\n`);
+    for (const p of f.problems) writeStdout(`  ${p.kind.toUpperCase()}: ${p.message}${p.kind === 'unanchored' ? UNANCHORED_HINT : ''}\n`);
   }
   const first = result.files.flatMap((f) => f.problems)[0];
   writeStdout(first ? `FAILED: the first problem is ${first.message}\n` : `OK: ${result.files.length} file${result.files.length === 1 ? '' : 's'} verified.\n`);

@@ -1,3 +1,4 @@
+import { AUDIT_RECORD_KINDS } from '../core/audit/auditRecord';
 import type { CommandSpec, Fail, OptionSpec } from './parseCommandLine';
 
 /** The options of `mcp-host`, by name; each command below picks the ones it takes. */
@@ -12,8 +13,10 @@ const OPTIONS = {
   timeout: { type: 'string', key: 'timeoutMs', parse: milliseconds },
   login: { type: 'boolean' },
   locked: { type: 'boolean' },
+  'allow-unanchored': { type: 'boolean', key: 'allowUnanchored' },
   since: { type: 'string', parse: date },
   server: { type: 'string', parse: nonEmpty('--server') },
+  kind: { type: 'string', choices: AUDIT_RECORD_KINDS },
   outcome: { type: 'string', parse: nonEmpty('--outcome') },
   format: { type: 'string', choices: ['jsonl', 'csv'], parse: (raw: string | undefined) => raw ?? 'jsonl' },
 } as const satisfies Record<string, OptionSpec>;
@@ -46,8 +49,8 @@ export const COMMAND_TABLE = {
     positionals: { key: 'server', label: 'server NAME', variadic: false, missing: 'missing the server NAME to sign out of' },
   },
   lock: { options: pick(...COMMON, 'yes') },
-  'audit verify': { options: pick('workspace', 'json'), positionals: { key: 'files', label: 'FILE', variadic: true } },
-  'audit export': { options: pick('workspace', 'since', 'server', 'outcome', 'format'), positionals: { key: 'files', label: 'FILE', variadic: true } },
+  'audit verify': { options: pick('workspace', 'json', 'allow-unanchored'), positionals: { key: 'files', label: 'FILE', variadic: true } },
+  'audit export': { options: pick('workspace', 'since', 'server', 'kind', 'outcome', 'format'), positionals: { key: 'files', label: 'FILE', variadic: true } },
 } as const satisfies Record<string, CommandSpec>;
 
 function nonEmpty(flag: string): (raw: string | undefined, fail: Fail) => string | undefined {

@@ -34,6 +34,8 @@ export interface LockOptions extends CommonOptions {
 export interface AuditVerifyOptions {
   readonly workspace?: string;
   readonly json: boolean;
+  /** `--allow-unanchored`: a file without a head file (and no later file) is not a failure. */
+  readonly allowUnanchored: boolean;
   /** Audit files, oldest first; none: the workspace's audit file and its rotated files. */
   readonly files: readonly string[];
 }
@@ -42,6 +44,7 @@ export interface AuditExportOptions {
   readonly workspace?: string;
   readonly since?: Date;
   readonly server?: string;
+  readonly kind?: string;
   readonly outcome?: string;
   readonly format: 'jsonl' | 'csv';
   readonly files: readonly string[];

@@ -8,8 +8,8 @@ export const USAGE: Record<CommandName, string> = {
   login: 'mcp-host login NAME [--workspace DIR] [--audit FILE] [--verbose]',
   logout: 'mcp-host logout NAME [--workspace DIR] [--audit FILE] [--verbose]',
   lock: 'mcp-host lock [--workspace DIR] [--role NAME] [--yes] [--verbose]',
-  'audit verify': 'mcp-host audit verify [FILE…] [--workspace DIR] [--json]',
-  'audit export': 'mcp-host audit export [FILE…] [--workspace DIR] [--since DATE] [--server NAME] [--outcome OUTCOME] [--format jsonl|csv]',
+  'audit verify': 'mcp-host audit verify [FILE…] [--workspace DIR] [--allow-unanchored] [--json]',
+  'audit export': 'mcp-host audit export [FILE…] [--workspace DIR] [--since DATE] [--server NAME] [--kind KIND] [--outcome OUTCOME] [--format jsonl|csv]',
 };
 
 /** What follows a usage error on stderr. */

@@ -80,7 +80,10 @@ export interface AuthAuditRecord {
   readonly hadCredentials?: boolean;
 }
 
-/** How a resource read or a prompt use ended. `notAllowed`: the active role may not (nothing was sent). */
+/**
+ * How a resource read or a prompt use ended. `notAllowed`: the active role may not, or the resource
+ * URI is ambiguous (nothing was sent).
+ */
 export type ContextOutcome = 'ok' | 'notAllowed' | 'notFound' | 'invalidArgs' | 'timeout' | 'cancelled' | 'error';
 
 /** Who a resource was read for: a person looking at it (tree, CLI) or a chat request that hands it to the model. */
@@ -91,7 +94,10 @@ export interface ResourceAuditRecord {
   readonly ts: string;
   readonly role: string | null;
   readonly server: string;
+  /** The canonical URI that was checked (and sent); the URI as asked when it has no canonical form. */
   readonly uri: string;
+  /** The URI as asked, when it differs from its canonical form. */
+  readonly requestedUri?: string;
   readonly purpose: ReadPurpose;
   readonly outcome: ContextOutcome;
   readonly durationMs: number;
@@ -157,3 +163,18 @@ export type AuditRecord =
   | PromptAuditRecord
   | ReviewAuditRecord
   | ConsentAuditRecord;
+
+/** Every record kind, for `audit export --kind` (a Record so that a new kind cannot be left out). */
+const KINDS: Record<AuditRecord['kind'], true> = {
+  call: true,
+  toolsChanged: true,
+  elicitation: true,
+  sampling: true,
+  roots: true,
+  auth: true,
+  resource: true,
+  prompt: true,
+  review: true,
+  consent: true,
+};
+export const AUDIT_RECORD_KINDS = Object.keys(KINDS) as readonly AuditRecord['kind'][];

@@ -7,7 +7,9 @@ export interface AuditFilter {
   /** Records at or after this time. */
   readonly since?: Date;
   readonly server?: string;
-  /** Call outcome (`ok`, `denied`, `quarantined`, …): only call records have one. */
+  /** Records of this kind (`call`, `resource`, `elicitation`, …). */
+  readonly kind?: string;
+  /** Records with this outcome, of `kind` when given, else call records (`ok`, `denied`, `quarantined`, …). */
   readonly outcome?: string;
 }
 
@@ -36,10 +38,13 @@ export function readAuditLines(files: readonly string[]): AuditLine[] {
 
 export function filterAudit(records: readonly AuditLine[], f: AuditFilter): AuditLine[] {
   const since = f.since?.getTime();
+  // An outcome alone means a call's: other kinds have outcomes of their own ("denied" elicitations).
+  const kind = f.kind ?? (f.outcome !== undefined ? 'call' : undefined);
   return records.filter(
     (r) =>
       (since === undefined || (typeof r.ts === 'string' && Date.parse(r.ts) >= since)) &&
       (f.server === undefined || r.server === f.server) &&
+      (kind === undefined || r.kind === kind) &&
       (f.outcome === undefined || r.outcome === f.outcome),
   );
 }

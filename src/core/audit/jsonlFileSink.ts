@@ -43,8 +43,8 @@ const HEAD_BYTES = 192;
  * `appendFile` per record cost ~100 µs per call (npm run bench). The hash is kept from write to
  * write; when the file grew under us (another host appending to it) the tail is read again first.
  * Past `maxBytes` the file is renamed with a timestamp and a new one continues the chain. The head
- * (`<file>.head`: the last seq and hash) is written a moment after the last record and on dispose,
- * so removing the last line is noticed too. The path is re-checked now and then, so a rotated or
+ * (`<file>.head`: the last seq and hash) is written with the first records, then a moment after the
+ * last record and on dispose, so removing the last line is noticed too. The path is re-checked now and then, so a rotated or
  * deleted file is re-created.
  */
 export class JsonlFileSink implements AuditSink {
@@ -141,7 +141,10 @@ export class JsonlFileSink implements AuditSink {
       this.seq++;
     }
     this.writeText(fd, text);
-    this.headTimer ??= setTimeout(() => this.writeHead(), HEAD_DELAY_MS).unref();
+    // A file's first head (after this writer opened or rotated it) is written at once: `audit verify`
+    // fails a chained file without one, also one whose writer exits right after its first records.
+    if (this.head === undefined) this.writeHead();
+    else this.headTimer ??= setTimeout(() => this.writeHead(), HEAD_DELAY_MS).unref();
   }
 
   private writeText(fd: number, text: string): void {

@@ -3,7 +3,8 @@ import { basename } from 'node:path';
 import { GENESIS, hashLine, linkOf, type ChainLink } from './auditChain';
 import { headPath, type AuditHead } from './auditFiles';
 
-export type AuditProblemKind = 'altered' | 'removed' | 'inserted';
+/** `unanchored`: nothing outside the file (its head, a later file) holds its last record, so records removed from its end would go unnoticed. */
+export type AuditProblemKind = 'altered' | 'removed' | 'inserted' | 'unanchored';
 
 export interface AuditProblem {
   readonly file: string;
@@ -126,11 +127,21 @@ function readHead(file: string): AuditHead | undefined {
   }
 }
 
+export interface VerifyOptions {
+  /**
+   * A chained file whose end nothing anchors (no head file, no later file continuing its chain) is
+   * a problem unless this is set: with the head gone, records removed from the file's end leave no
+   * trace. Set it for a file known to have no head (a copy of the records alone).
+   */
+  readonly allowUnanchored?: boolean;
+}
+
 /**
  * Verify audit files given oldest first (rotated files, then the current one): each file's chain,
- * each link from one file to the next (`prevFile`), and the head of each file that has one.
+ * each link from one file to the next (`prevFile`), the head of each file that has one, and that
+ * every chained file's end is anchored (see VerifyOptions).
  */
-export function verifyAuditFiles(files: readonly string[]): { ok: boolean; files: FileVerification[] } {
+export function verifyAuditFiles(files: readonly string[], options: VerifyOptions = {}): { ok: boolean; files: FileVerification[] } {
   const out: FileVerification[] = [];
   let end: { name: string; prev: string; seq: number } | undefined;
   for (const file of files) {
@@ -153,6 +164,20 @@ export function verifyAuditFiles(files: readonly string[]): { ok: boolean; files
     if (out.length && before) out[out.length - 1] = { ...out[out.length - 1], anchored: true };
     out.push({ file: v.file, records: v.records, firstSeq: v.firstSeq, lastSeq: v.lastSeq, unchained: v.unchained, anchored: v.anchored, problems: v.problems });
     end = next;
+  }
+  if (!options.allowUnanchored) {
+    for (let i = 0; i < out.length; i++) {
+      const f = out[i];
+      if (f.unchained || f.anchored || !existsSync(f.file)) continue;
+      const name = basename(f.file);
+      const problem: AuditProblem = {
+        file: f.file,
+        line: f.records,
+        kind: 'unanchored',
+        message: `${name}: its end is not anchored: the head file ${name}.head is missing and no later file continues its chain, so records removed from its end (with the head file) cannot be found`,
+      };
+      out[i] = { ...f, problems: [...f.problems, problem] };
+    }
   }
   return { ok: out.every((f) => f.problems.length === 0), files: out };
 }

@@ -89,4 +89,18 @@ describe('mcp-host audit verify and export', function () {
     assert.match(r.stdout, /FAILED: the first problem is audit\.jsonl:2:/);
     assert.deepEqual(parseJson(await runCli(['audit', 'verify', file, '--json'])).files[0].problems.map((p: { line: number; kind: string }) => [p.line, p.kind]), [[2, 'altered']]);
   });
+
+  it('audit verify fails when the last records and the head file are deleted, unless --allow-unanchored says that is expected', async () => {
+    const ws = makeWorkspace({ 'mcpHost.servers': { basic: fixtureServer('basic') }, 'mcpHost.autoApprove': ['basic/echo'], 'mcpHost.audit.path': 'audit.jsonl' });
+    for (const text of ['one', 'two']) assert.equal((await runCli(['call', 'basic__echo', '--args', JSON.stringify({ text }), '--workspace', ws])).code, 0);
+    const file = path.join(ws, 'audit.jsonl');
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').split('\n')[0] + '\n');
+    fs.rmSync(`${file}.head`);
+    let r = await runCli(['audit', 'verify', '--workspace', ws]);
+    assert.equal(r.code, 1, describeRun(r));
+    assert.match(r.stdout, /audit\.jsonl: 1 line \(records 1–1\): 1 problem\n {2}UNANCHORED: audit\.jsonl: its end is not anchored: the head file audit\.jsonl\.head is missing .* pass --allow-unanchored\)\nFAILED: /);
+    r = await runCli(['audit', 'verify', '--workspace', ws, '--allow-unanchored']);
+    assert.equal(r.code, 0, describeRun(r));
+    assert.match(r.stdout, /audit\.jsonl: 1 line \(records 1–1\): chain intact; its last record is not anchored \(no head file\)\nOK: 1 file verified\./);
+  });
 });

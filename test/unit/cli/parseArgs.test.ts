@@ -81,12 +81,15 @@ describe('cli parseArgs', () => {
 
   it('parses lock and the audit commands', () => {
     assert.deepEqual(parseArgs(['lock', '-y', '--role', '']), { command: 'lock', options: { workspace: undefined, role: '', verbose: false, yes: true } });
-    assert.deepEqual(parseArgs(['audit', 'verify', 'a.jsonl', '--json']), { command: 'audit verify', options: { workspace: undefined, json: true, files: ['a.jsonl'] } });
+    assert.deepEqual(parseArgs(['audit', 'verify', 'a.jsonl', '--json']), { command: 'audit verify', options: { workspace: undefined, json: true, allowUnanchored: false, files: ['a.jsonl'] } });
+    assert.equal(options(['audit', 'verify', '--allow-unanchored'])['allowUnanchored'], true);
     const exported = parseArgs(['audit', 'export', '--since', '2026-01-31', '--server', 'basic', '--outcome', 'denied', '--format', 'csv']);
     assert.deepEqual(exported, {
       command: 'audit export',
-      options: { workspace: undefined, since: new Date('2026-01-31'), server: 'basic', outcome: 'denied', format: 'csv', files: [] },
+      options: { workspace: undefined, since: new Date('2026-01-31'), server: 'basic', kind: undefined, outcome: 'denied', format: 'csv', files: [] },
     });
+    assert.equal(options(['audit', 'export', '--kind', 'elicitation'])['kind'], 'elicitation');
+    usage(['audit', 'export', '--kind', 'calls'], /--kind expects one of call, toolsChanged, elicitation, sampling, roots, auth, resource, prompt, review, consent, got "calls"/, 'audit export');
     assert.equal(options(['audit', 'export'])['format'], 'jsonl');
     usage(['audit', 'export', '--since', 'yesterday'], /--since expects a date like 2026-01-31/, 'audit export');
     usage(['audit', 'export', '--format', 'xml'], /--format expects one of jsonl, csv, got "xml"/, 'audit export');

@@ -110,6 +110,21 @@ describe('audit chain: verify finds any single line altered, removed or inserted
     assert.equal(p.line, N + 1, p.message);
   });
 
+  it('deleting the last records and the head file is found: the end is not anchored (unless that is expected)', async () => {
+    const file = env.file('audit.jsonl');
+    await writeAudit(file, N);
+    writeLines(file, lines(file).slice(0, N - 2));
+    fs.rmSync(headPath(file));
+    const p = firstProblem([file]);
+    assert.equal(p.ok, false);
+    assert.equal(p.kind, 'unanchored', p.message);
+    assert.equal(p.line, N - 2);
+    assert.match(p.message!, /audit\.jsonl: its end is not anchored: the head file \S*audit\.jsonl\.head is missing/);
+    const allowed = verifyAuditFiles([file], { allowUnanchored: true });
+    assert.ok(allowed.ok, JSON.stringify(allowed));
+    assert.equal(allowed.files[0].anchored, false);
+  });
+
   it('rotation: the next file names the rotated one and continues its chain; a break at the seam is found', async () => {
     const file = env.file('audit.jsonl');
     await writeAudit(file, 10, 900);
