@@ -37,9 +37,10 @@ export interface ReaderOptions {
 }
 
 /**
- * The one path of every resource read (tree, chat attachment, CLI): role check on the concrete
- * URI → connected server → `resources/read` with the server's timeout → audit. A read the role
- * may not make never reaches the server and is recorded as `notAllowed`. Nothing throws out.
+ * The one path of every resource read (tree, chat attachment, CLI): the URI's canonical form
+ * (canonicalUri.ts) → role check on it → connected server → `resources/read` of that canonical URI
+ * with the server's timeout → audit. A read the role may not make, or of a URI whose canonical form
+ * is ambiguous, never reaches the server and is recorded as `notAllowed`. Nothing throws out.
  */
 export class ResourceReader {
   constructor(private readonly o: ReaderOptions) {}
@@ -47,11 +48,15 @@ export class ResourceReader {
   async read(request: ResourceReadRequest): Promise<ResourceReadResult> {
     const started = performance.now();
     const policy = this.o.policies.current;
-    const { server, uri } = request;
+    const { server } = request;
+    const access = policy.resourceAccess(server, request.uri);
+    // What was checked is what is sent: the canonical URI (the one asked for when it has none).
+    const uri = access.allowed || !access.ambiguous ? access.uri : request.uri;
     const finish = (outcome: ContextOutcome, text: string, contents: ReadResourceResult['contents'] = []) =>
-      this.finish(request, policy.roleName, started, { outcome, text, contents });
+      this.finish(request, uri, policy.roleName, started, { outcome, text, contents });
 
-    if (!policy.allowsResource(server, uri)) {
+    if (!access.allowed && access.ambiguous) return finish('notAllowed', `refused without asking server "${server}": ${access.reason}`);
+    if (!access.allowed) {
       return finish('notAllowed', `resource "${uri}" of server "${server}" is not available to ${roleText(policy.roleName)}`);
     }
     const connection = this.o.servers.get(server);
@@ -70,6 +75,7 @@ export class ResourceReader {
 
   private async finish(
     request: ResourceReadRequest,
+    uri: string,
     role: string | undefined,
     started: number,
     r: { outcome: ContextOutcome; text: string; contents: ReadResourceResult['contents'] },
@@ -81,13 +87,14 @@ export class ResourceReader {
       ts: isoNow(),
       role: role ?? null,
       server: request.server,
-      uri: request.uri,
+      uri,
+      ...(uri !== request.uri ? { requestedUri: request.uri } : {}),
       purpose,
       outcome: r.outcome,
       durationMs,
       result: summarize(r.text),
     });
-    this.o.logger.info(`read ${request.server}/${request.uri} (${purpose}) → ${r.outcome} in ${durationMs} ms${r.outcome === 'ok' ? '' : `: ${r.text}`}`);
+    this.o.logger.info(`read ${request.server}/${uri} (${purpose}) → ${r.outcome} in ${durationMs} ms${r.outcome === 'ok' ? '' : `: ${r.text}`}`);
     return { server: request.server, uri: request.uri, outcome: r.outcome, contents: r.contents, text: r.text, durationMs };
   }
 }

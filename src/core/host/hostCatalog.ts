@@ -3,6 +3,7 @@ import { PromptRunner, type PromptRequest, type PromptResult } from '../calls/pr
 import { ResourceReader, type ReaderOptions, type ResourceReadRequest, type ResourceReadResult } from '../calls/resourceReader';
 import type { CompletionRef } from '../mcp/promptCatalog';
 import type { ResourceUpdatedEvent } from '../mcp/serverFleet';
+import { canonicalUri } from '../policy/canonicalUri';
 import type { Event } from '../util/event';
 
 export type { PromptRequest, PromptResult } from '../calls/promptRunner';
@@ -48,24 +49,35 @@ export class HostCatalog {
   async complete(request: CompletionRequest): Promise<CompleteResult['completion']> {
     const policy = this.o.policies.current;
     const { server, ref } = request;
-    const allowed = ref.type === 'ref/prompt' ? policy.allowsPrompt(server, ref.name) : policy.allowsResource(server, ref.uri);
+    let checked: CompletionRef | undefined;
+    if (ref.type === 'ref/prompt') checked = policy.allowsPrompt(server, ref.name) ? ref : undefined;
+    else {
+      // A template is sent in the canonical form it was checked in.
+      const access = policy.resourceAccess(server, ref.uri);
+      checked = access.allowed ? { ...ref, uri: access.uri } : undefined;
+    }
     const connection = this.o.servers.get(server);
-    if (!allowed || !connection) return { values: [] };
+    if (!checked || !connection) return { values: [] };
     try {
-      return await connection.catalogs.prompts.complete(ref, request.argument, request.context, { timeoutMs: policy.timeoutFor(server), signal: request.signal });
+      return await connection.catalogs.prompts.complete(checked, request.argument, request.context, { timeoutMs: policy.timeoutFor(server), signal: request.signal });
     } catch {
       return { values: [] };
     }
   }
 
-  /** Follow a resource's changes (`onDidUpdateResource`); false when the role may not read it or the server cannot. */
+  /**
+   * Follow a resource's changes (`onDidUpdateResource`, which names the canonical URI); false when
+   * the role may not read it, its URI is ambiguous, or the server cannot.
+   */
   async subscribe(server: string, uri: string): Promise<boolean> {
     const connection = this.o.servers.get(server);
-    if (!connection || !this.o.policies.current.allowsResource(server, uri)) return false;
-    return connection.catalogs.resources.subscribe(uri);
+    const access = this.o.policies.current.resourceAccess(server, uri);
+    if (!connection || !access.allowed) return false;
+    return connection.catalogs.resources.subscribe(access.uri);
   }
 
   async unsubscribe(server: string, uri: string): Promise<void> {
-    await this.o.servers.get(server)?.catalogs.resources.unsubscribe(uri);
+    const canonical = canonicalUri(uri);
+    await this.o.servers.get(server)?.catalogs.resources.unsubscribe(canonical.ok ? canonical.uri : uri);
   }
 }

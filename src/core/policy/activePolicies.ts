@@ -1,7 +1,7 @@
 import { DEFAULTS, type HostSettings, type RoleSettings, type ToolBudgetSettings } from '../settings/hostSettings';
 import type { Logger } from '../util/logger';
 import { ArgumentRules } from './argumentRules';
-import { CatalogPolicy } from './catalogPolicy';
+import { CatalogPolicy, type ResourceAccess } from './catalogPolicy';
 import { ConfirmationPolicy, type ConfirmationRule } from './confirmationPolicy';
 import { RolePolicy } from './rolePolicy';
 import { ServerRequestPolicy } from './serverRequestPolicy';
@@ -68,9 +68,15 @@ export class PolicySet {
     return this.role.allows(server, tool);
   }
 
-  /** The role may list and read this resource (checked on the concrete URI at read time). */
+  /** The role may list and read this resource (checked on the concrete URI at read time, in its canonical form). */
   allowsResource(server: string, uri: string): boolean {
-    return this.role.usesServer(server) && this.catalog.allowsResource(server, uri);
+    return this.resourceAccess(server, uri).allowed;
+  }
+
+  /** Whether the role may read this resource, and the canonical URI that was checked (the one to send). */
+  resourceAccess(server: string, uri: string): ResourceAccess {
+    const access = this.catalog.resourceAccess(server, uri);
+    return access.allowed && !this.role.usesServer(server) ? { allowed: false, ambiguous: false, uri: access.uri } : access;
   }
 
   /** The role may list and use this prompt. */

@@ -21,6 +21,22 @@ export function isValidResourcePattern(p: unknown): string | undefined {
   } catch (e) {
     return `in "${p.slice(0, slash)}": ${(e as Error).message}`;
   }
+  const never = neverCanonical(p.slice(slash + 1));
+  if (never) return `the URI part could never match: URIs are matched in their canonical form, which has no ${never}`;
+  return undefined;
+}
+
+/**
+ * What a URI glob holds that no canonical URI (src/core/policy/canonicalUri.ts) has, or undefined:
+ * such a pattern would silently match nothing.
+ */
+function neverCanonical(uriGlob: string): string | undefined {
+  const path = uriGlob.replace(/[?#].*$/s, '');
+  if (/(^|\/)(\.|%2e){1,2}(\/|$)/i.test(path)) return '"." or ".." segments';
+  if (/%(2f|5c)/i.test(path)) return 'encoded "/" or "\\" (%2F, %5C) in its path';
+  // eslint-disable-next-line no-control-regex
+  if (/%00/.test(uriGlob) || /[\u0000-\u001f\u007f]/.test(uriGlob)) return 'NUL or other control characters';
+  if (uriGlob.includes('\\')) return 'backslashes';
   return undefined;
 }
 

@@ -112,6 +112,56 @@ describe('host.catalog: resources and prompts of the catalog fixture', function 
     assert.deepEqual(fixture('read').map((e) => e.uri), [`${BASE}/doc/3`, `${BASE}/item/7`]);
   });
 
+  it("a role's globs match the canonical URI, the server receives exactly that URI, and an ambiguous URI is refused and audited, never sent", async () => {
+    // The fixture serves fixture://catalog/item/<anything>, dots and escapes included: only the host stands in the way.
+    const host = await start({ resources: [`catalog/${BASE}/item/*`] });
+    const read = (uri: string) => host.catalog.readResource({ server: 'catalog', uri });
+    for (const uri of [`${BASE}/item/../doc/1`, `${BASE}/item/%2e%2e/doc/1`, `${BASE}/item/%2E%2E/doc/1`, `${BASE}/item/sub/../../doc/1`]) {
+      const r = await read(uri);
+      assert.equal(r.outcome, 'notAllowed', `${uri}: ${r.text}`);
+      assert.match(r.text, new RegExp(`resource "${BASE}/doc/1" of server "catalog" is not available to role "r"`));
+    }
+    for (const uri of [`${BASE}/item/..%2Fdoc/1`, `${BASE}/item/..%5cdoc`, `${BASE}/item/%252e%252e/doc/1`, `${BASE}/item/1%00`, `${BASE}/item/../../../x`]) {
+      const r = await read(uri);
+      assert.equal(r.outcome, 'notAllowed', `${uri}: ${r.text}`);
+      assert.match(r.text, /^refused without asking server "catalog": the URI ".*" (contains|has a "\.\." segment)/);
+    }
+    // Allowed once canonical; what the server receives is the canonical URI that was checked.
+    const dotted = await read(`${BASE}/item/./7`);
+    assert.equal(dotted.outcome, 'ok', dotted.text);
+    assert.equal((dotted.contents[0] as Any).text, 'item 7');
+    const cased = await read(`FIXTURE://Catalog/item/%41b%7e`);
+    assert.equal(cased.outcome, 'ok', cased.text);
+    assert.equal((cased.contents[0] as Any).text, 'item Ab~');
+    assert.deepEqual(fixture('read').map((e) => e.uri), [`${BASE}/item/7`, `${BASE}/item/Ab~`], 'nothing else reached the server');
+    const recs = records('resource');
+    assert.deepEqual(recs.slice(0, 2).map((r) => [r.uri, r.requestedUri, r.outcome]), [
+      [`${BASE}/doc/1`, `${BASE}/item/../doc/1`, 'notAllowed'],
+      [`${BASE}/doc/1`, `${BASE}/item/%2e%2e/doc/1`, 'notAllowed'],
+    ]);
+    assert.deepEqual([recs[4].uri, recs[4].requestedUri, recs[4].outcome], [`${BASE}/item/..%2Fdoc/1`, undefined, 'notAllowed']);
+    assert.match(recs[4].result, /contains an encoded "\/" \(%2F\) in its path/);
+    assert.deepEqual(recs.slice(-2).map((r) => [r.uri, r.requestedUri, r.outcome]), [
+      [`${BASE}/item/7`, `${BASE}/item/./7`, 'ok'],
+      [`${BASE}/item/Ab~`, 'FIXTURE://Catalog/item/%41b%7e', 'ok'],
+    ]);
+    // Subscriptions and completions go through the same check.
+    assert.equal(await host.catalog.subscribe('catalog', `${BASE}/item/%2e%2e/doc/2`), false);
+    assert.equal(await host.catalog.subscribe('catalog', `${BASE}/item/..%2Fdoc/2`), false);
+    assert.deepEqual(fixture('subscribe'), []);
+  });
+
+  it('without a role every resource is readable, but an ambiguous URI is still refused and never sent', async () => {
+    const host = await start();
+    const r = await host.catalog.readResource({ server: 'catalog', uri: `${BASE}/item/%2e%2e/%2e%2e/%2e%2e/etc` });
+    assert.equal(r.outcome, 'notAllowed');
+    assert.match(r.text, /climbs above the start of its path/);
+    const ok = await host.catalog.readResource({ server: 'catalog', uri: `${BASE}/item/x/../y` });
+    assert.equal(ok.outcome, 'ok', ok.text);
+    assert.deepEqual(fixture('read').map((e) => e.uri), [`${BASE}/item/y`]);
+    assert.deepEqual(records('resource').map((x) => [x.role, x.outcome]), [[null, 'notAllowed'], [null, 'ok']]);
+  });
+
   it('prompts: messages come back; required arguments are checked first; arguments are redacted in the audit', async () => {
     const host = await start();
     const greet = await host.catalog.getPrompt({ server: 'catalog', name: 'greet', args: { name: 'Ada' } });

@@ -24,6 +24,35 @@ describe('CatalogPolicy: which resources and prompts a role may use', () => {
     return new PolicySet(settings, active, {}, nullLogger);
   };
 
+  it('resource globs match the canonical URI: dot segments resolved, scheme and host case, unreserved escapes; ambiguous URIs refused', () => {
+    const guides = policy({ g: { servers: ['a'], resources: ['a/file:///guides/*', 'a/CAT://Docs/%7Eann/*'] } }, 'g');
+    for (const uri of ['file:///guides/../private/keys.txt', 'file:///guides/%2e%2e/private/keys.txt', 'file:///guides/%2E%2E/private/keys.txt', 'file:///guides/a/../../private/keys.txt']) {
+      assert.deepEqual(guides.resourceAccess('a', uri), { allowed: false, ambiguous: false, uri: 'file:///private/keys.txt' }, uri);
+    }
+    assert.equal(guides.allowsResource('a', 'file:///private/keys.txt'), false);
+    assert.deepEqual(guides.resourceAccess('a', 'FILE:///guides/./a/%62.md'), { allowed: true, uri: 'file:///guides/a/b.md' });
+    assert.deepEqual(guides.resourceAccess('a', 'cat://docs/~ann/x'), { allowed: true, uri: 'cat://docs/~ann/x' });
+    for (const uri of ['file:///guides/..%2Fprivate/keys.txt', 'file:///guides/..%5Cprivate', 'file:///guides/%252e%252e/private', 'file:///guides/a%00', 'file:///guides/../../../etc/passwd']) {
+      const access = guides.resourceAccess('a', uri);
+      assert.equal(access.allowed, false, uri);
+      assert.equal(!access.allowed && access.ambiguous, true, uri);
+    }
+    // Without a role every canonical URI is allowed, an ambiguous one still is not.
+    const none = policy({}, undefined);
+    assert.equal(none.allowsResource('a', 'file:///anything/../else'), true);
+    assert.equal(none.allowsResource('a', 'file:///guides/..%2Fprivate'), false);
+  });
+
+  it('a resource glob that no canonical URI could match is a settings error', () => {
+    const { settings, problems } = parseSettings({
+      servers: { a: { command: 'a' } },
+      roles: { dots: { resources: ['a/file:///guides/../private/*'] }, slash: { resources: ['a/file:///x%2Fy/*'] }, fine: { resources: ['a/file:///x/*', 'a/pg://h/t?q=../x'] } },
+    });
+    assert.match(problems.find((p) => p.setting === 'mcpHost.roles.dots.resources[0]')?.message ?? '', /could never match.*"\." or "\.\." segments/);
+    assert.match(problems.find((p) => p.setting === 'mcpHost.roles.slash.resources[0]')?.message ?? '', /could never match.*encoded "\/"/);
+    assert.deepEqual(settings.roles.map((r) => r.name), ['fine']);
+  });
+
   it('no role: every resource and prompt of every enabled server', () => {
     const p = policy({}, undefined);
     assert.equal(p.allowsResource('a', 'x://1'), true);
