@@ -76,6 +76,45 @@ describe('mcp-host session: resources, prompts, progress', function () {
     );
   });
 
+  it('reads check the canonical URI and send exactly it: "..", "%2e%2e" and an encoded "/" do not leave the role\'s globs', async () => {
+    const auditFile = path.join(tempDir(), 'audit.jsonl');
+    const ws = makeWorkspace({
+      'mcpHost.servers': { catalog: fixtureServer('catalog') },
+      'mcpHost.roles': { items: { resources: [`catalog/${BASE}/item/*`] } },
+      'mcpHost.activeRole': 'items',
+    });
+    const s = new CliSession(['--workspace', ws, '--audit', auditFile]);
+    sessions.push(s);
+    const read = async (id: number, uri: string) => {
+      s.send({ id, op: 'read', server: 'catalog', uri });
+      return s.answer(id);
+    };
+    for (const [id, uri] of [[1, `${BASE}/item/../doc/1`], [2, `${BASE}/item/%2e%2e/doc/1`]] as const) {
+      const r = await read(id, uri);
+      assert.equal(r.outcome, 'notAllowed', JSON.stringify(r));
+      assert.match(r.error, /resource "fixture:\/\/catalog\/doc\/1" of server "catalog" is not available to role "items"/);
+    }
+    const encoded = await read(3, `${BASE}/item/..%2Fdoc/1`);
+    assert.equal(encoded.outcome, 'notAllowed');
+    assert.match(encoded.error, /contains an encoded "\/" \(%2F\) in its path/);
+    // The fixture answers with the URI it received: the canonical one.
+    const dotted = await read(4, `${BASE}/item/./7`);
+    assert.equal(dotted.outcome, 'ok', JSON.stringify(dotted));
+    assert.deepEqual(dotted.contents, [{ uri: `${BASE}/item/7`, mimeType: 'text/plain', text: 'item 7' }]);
+    s.end();
+    assert.equal((await s.exited).code, 0);
+    const audit = fs.readFileSync(auditFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((r) => r.kind === 'resource');
+    assert.deepEqual(
+      audit.map((r) => [r.uri, r.requestedUri, r.outcome]),
+      [
+        [`${BASE}/doc/1`, `${BASE}/item/../doc/1`, 'notAllowed'],
+        [`${BASE}/doc/1`, `${BASE}/item/%2e%2e/doc/1`, 'notAllowed'],
+        [`${BASE}/item/..%2Fdoc/1`, undefined, 'notAllowed'],
+        [`${BASE}/item/7`, `${BASE}/item/./7`, 'ok'],
+      ],
+    );
+  });
+
   it('prints progress events of a call, and calls server-everything\'s task-required tool', async () => {
     const ws = makeWorkspace({ 'mcpHost.servers': { everything: EVERYTHING }, 'mcpHost.autoApprove': ['*/*'] });
     const s = new CliSession(['--workspace', ws]);
