@@ -133,4 +133,32 @@ describe('resources and prompts are gated by the role (role "reader": static doc
     const direct = await host.catalog.getPrompt({ server: 'everything', name: 'simple-prompt' });
     assert.strictEqual(direct.outcome, 'notAllowed');
   });
+
+  it('"..", "%2e%2e" and "%2F" in an attached URI do not leave the globs: refused, audited with the canonical URI, never sent', async () => {
+    const { host } = await h.hostApi();
+    const m = h.mark();
+    const run = await h.chatRun({
+      query: '@mcp compare #mcp:everything/demo://resource/static/../dynamic/text/1 #mcp:everything/demo://resource/static/%2e%2e/dynamic/text/2 #mcp:everything/demo://resource/static/document/./features.md',
+      turns: [{ text: 'Compared.' }],
+    });
+    const texts = userTexts(run.model[0]);
+    const attached = texts.filter((t) => t.startsWith('The user attached the resource '));
+    assert.strictEqual(attached.length, 1, 'the refused resources never reached the model');
+    assert.ok(attached[0].startsWith('The user attached the resource demo://resource/static/document/./features.md'), JSON.stringify(texts));
+    const recs = await h.waitFor('three resource records', () => {
+      const r = m.since().audit.filter((x) => x.kind === 'resource');
+      return r.length >= 3 ? r : undefined;
+    });
+    assert.deepStrictEqual(
+      recs.map((r) => [r.uri, r.requestedUri, r.outcome]),
+      [
+        ['demo://resource/dynamic/text/1', 'demo://resource/static/../dynamic/text/1', 'notAllowed'],
+        ['demo://resource/dynamic/text/2', 'demo://resource/static/%2e%2e/dynamic/text/2', 'notAllowed'],
+        ['demo://resource/static/document/features.md', 'demo://resource/static/document/./features.md', 'ok'],
+      ],
+    );
+    const encoded = await host.catalog.readResource({ server: 'everything', uri: 'demo://resource/static/..%2Fdynamic/text/1' });
+    assert.strictEqual(encoded.outcome, 'notAllowed');
+    assert.match(encoded.text, /contains an encoded "\/" \(%2F\) in its path/);
+  });
 });
