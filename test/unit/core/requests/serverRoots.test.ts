@@ -9,6 +9,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { AuditSink } from '../../../../src/core/audit/auditSink';
 import { folderRoot, type RootsSource } from '../../../../src/core/requests/rootsSource';
 import type { ServerSettings } from '../../../../src/core/settings/hostSettings';
 import { Emitter } from '../../../../src/core/util/event';
@@ -38,6 +39,17 @@ describe('roots: per server, the host decides', function () {
     assert.match(r.modelText, /^roots failed: /);
     assert.doesNotMatch(r.modelText, new RegExp(pathToFileURL(env.dir).href));
     assert.deepEqual(requestRecords(kit.audit, 'roots'), []);
+  });
+
+  it('a server that asks for its roots right after initialize has the answer before the first tool call reaches it', async () => {
+    const kit = requestPorts();
+    // The answer goes out once its audit record is kept: a slow disk keeps it late.
+    const slowDisk: AuditSink = { write: () => new Promise((resolve) => setTimeout(resolve, 200)) };
+    const asks = env.stdio('asks', 'asks', { env: { FIXTURE_ROOTS_ON_START: '1' } });
+    const host = await env.started({ settings: settings({ servers: [asks], autoApprove: ['asks/*'] }), workspaceFolder: env.dir, ...kit.options, auditSinks: [kit.audit, slowDisk] });
+    assert.equal((await host.call({ name: 'asks__roots' })).outcome, 'ok');
+    const order = env.events('asks').filter((e) => e.event === 'rootsAnswer' || e.event === 'call').map((e) => e.event);
+    assert.deepEqual(order, ['rootsAnswer', 'call', 'rootsAnswer']);
   });
 
   it('a change of the workspace folders reaches servers that follow them; a server with its own roots keeps them', async () => {
