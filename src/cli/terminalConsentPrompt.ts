@@ -1,12 +1,14 @@
 import * as readline from 'node:readline';
 import type { ConsentAnswer, ConsentPrompt, ConsentRequest } from '../core/consent/serverConsent';
 import { describeIdentity } from '../core/pinning/serverIdentity';
+import { describeRoots } from '../core/requests/rootsSource';
 import type { TerminalStreams } from './terminalConfirmer';
 
 /** The text shown before the question: the exact command (or URL), and what was allowed before when it changed. */
 export function formatConsentRequest(r: ConsentRequest, workspace: string): string {
   const lines = ['', `mcp-host: the workspace ${workspace} wants to start the MCP server "${r.server}":`];
   for (const l of describeIdentity(r.identity)) lines.push(`  ${l}`);
+  if (r.roots !== undefined) lines.push(`  ${describeRoots(r.roots)}`);
   if (r.previous) {
     lines.push('  (its command changed since you allowed it; before:');
     for (const l of describeIdentity(r.previous)) lines.push(`    ${l}`);

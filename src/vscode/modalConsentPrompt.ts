@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ConsentAnswer, ConsentPrompt, ConsentRequest } from '../core/consent/serverConsent';
 import { describeIdentity } from '../core/pinning/serverIdentity';
+import { describeRoots } from '../core/requests/rootsSource';
 
 export const ALLOW_START = 'Allow';
 export const DENY_START = "Don't Allow";
@@ -8,6 +9,7 @@ export const DENY_START = "Don't Allow";
 /** The question and its detail: the exact command (or URL), and what was allowed before when it changed. */
 export function consentMessage(r: ConsentRequest): { message: string; detail: string } {
   const lines = describeIdentity(r.identity);
+  if (r.roots !== undefined) lines.push(describeRoots(r.roots));
   if (r.previous) lines.push('', 'It was allowed before with:', ...describeIdentity(r.previous));
   lines.push('', 'It runs with your permissions. Your answer is kept for this workspace (not in the repository).');
   return {

@@ -19,8 +19,8 @@ export const WALKTHROUGH_ID = 'mcpHost.gettingStarted';
 export const HAS_SERVERS_CONTEXT = 'mcpHost.hasServers';
 
 export const FILESYSTEM_SERVER_NAME = 'filesystem';
-/** The reference filesystem server, allowed to read and write the workspace folder only. */
-export const FILESYSTEM_SERVER = { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '${workspaceFolder}'] };
+/** The reference filesystem server, allowed to read and write the workspace folder only (its roots are that folder too). */
+export const FILESYSTEM_SERVER = { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '${workspaceFolder}'], roots: ['${workspaceFolder}'] };
 
 const READ_ONLY_TOOLS = ['*/read_*', '*/list_*', '*/search_*', '*/get_*', '*/directory_tree'];
 export const READ_ONLY_ROLE_NAME = 'reader';

@@ -15,6 +15,8 @@ export interface ConsentRequest {
   readonly identity: ServerIdentity;
   /** What was allowed before, when the command line changed since. */
   readonly previous?: ServerIdentity;
+  /** The folders it will be given as roots; false: no roots are declared to it (see describeRoots). */
+  readonly roots?: readonly string[] | false;
 }
 
 /** `dismiss`: no answer (closed, Escape); the server does not start and is asked about again next time. */
@@ -65,8 +67,9 @@ export class ServerConsent {
   /**
    * Whether `server` may start with these resolved settings: undefined when it may, else why not
    * (the server's error). `explicit`: a person asked to start it, so an earlier "deny" is asked again.
+   * `roots`: what the question shows of the roots it will be given.
    */
-  async admit(server: string, resolved: ServerSettings, secretValues: readonly string[], explicit: boolean): Promise<string | undefined> {
+  async admit(server: string, resolved: ServerSettings, secretValues: readonly string[], explicit: boolean, roots?: readonly string[] | false): Promise<string | undefined> {
     const identity = serverIdentity(resolved, { secretValues });
     const hash = identityHash(identity);
     const stored = await this.o.store.get(server).catch((e: unknown) => {
@@ -82,7 +85,7 @@ export class ServerConsent {
       this.record(server, identity, 'allow', actor('flag'), false);
       return this.set(server, undefined);
     }
-    const answer = await this.ask({ server, identity, ...(stored && !same ? { previous: stored.identity } : {}) });
+    const answer = await this.ask({ server, identity, ...(stored && !same ? { previous: stored.identity } : {}), ...(roots !== undefined ? { roots } : {}) });
     if (typeof answer !== 'string' || answer === 'dismiss' || answer === 'deny') {
       const remembered = answer === 'deny';
       if (typeof answer === 'string') this.record(server, identity, 'deny', actor(this.o.via), remembered);

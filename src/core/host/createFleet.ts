@@ -14,8 +14,8 @@ export interface FleetDeps {
   readonly audit: AuditLog;
   readonly logger: Logger;
   readonly trusted: () => boolean;
-  /** Consent and pinning's say before a server starts. */
-  readonly admit: ServerFleetOptions['admit'];
+  /** Consent and pinning's say before a server starts; `roots`: the folders it will be given (false: none declared). */
+  readonly admit: (...a: [...Parameters<NonNullable<ServerFleetOptions['admit']>>, roots: readonly string[] | false]) => Promise<string | undefined>;
   /** `mcpHost.maxMessageBytes` as of now. */
   readonly maxMessageBytes?: () => number;
 }
@@ -44,7 +44,7 @@ export function createFleet(o: McpHostOptions, d: FleetDeps): HostFleet {
     calls: requests.calls,
     trusted: d.trusted,
     wanted: (s) => d.policies.current.usesServer(s.name),
-    admit: d.admit,
+    admit: (settings, resolved, secretValues, explicit) => d.admit(settings, resolved, secretValues, explicit, requests.rootFolders(resolved)),
     maxMessageBytes: d.maxMessageBytes,
   });
   const auth = store.add(createHostSignIn(o, { remote, servers: fleet, logger: d.logger, audit: d.audit }));

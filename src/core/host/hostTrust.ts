@@ -72,9 +72,9 @@ export class HostTrust {
   }
 
   /** The fleet's admission of a server about to start: remember how it runs, then ask for consent. */
-  admit(settings: ServerSettings, resolved: ServerSettings, secretValues: readonly string[], explicit: boolean): Promise<string | undefined> {
+  admit(settings: ServerSettings, resolved: ServerSettings, secretValues: readonly string[], explicit: boolean, roots?: readonly string[] | false): Promise<string | undefined> {
     this.pins.setResolved(settings.name, resolved, secretValues);
-    return this.consent ? this.consent.admit(settings.name, resolved, secretValues, explicit) : Promise.resolve(undefined);
+    return this.consent ? this.consent.admit(settings.name, resolved, secretValues, explicit, roots) : Promise.resolve(undefined);
   }
 
   /** A server's listed tools (undefined: none any more); before the registry hears of them. */

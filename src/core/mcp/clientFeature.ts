@@ -9,8 +9,17 @@ import type { ServerSettings } from '../settings/hostSettings';
  */
 export interface ClientFeature {
   readonly capabilities: ClientCapabilities;
+  /** Whether it is declared to (and installed on) `server` at all; default: yes. */
+  declares?(server: ServerSettings): boolean;
   /** Register handlers on a new client for `server`, before it connects. */
   install(client: Client, server: ServerSettings): void;
+  /** Resolves when what the server asked during its start has been answered; the host calls no tool before. */
+  settled?(client: Client): Promise<void>;
+}
+
+/** The features declared to `server`. */
+export function featuresFor(features: readonly ClientFeature[], server: ServerSettings): ClientFeature[] {
+  return features.filter((f) => f.declares?.(server) ?? true);
 }
 
 /** The capabilities of several features, merged (a later feature's keys extend an earlier one's). */

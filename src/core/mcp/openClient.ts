@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerSettings } from '../settings/hostSettings';
-import { mergeCapabilities, type ClientFeature } from './clientFeature';
+import { featuresFor, mergeCapabilities, type ClientFeature } from './clientFeature';
 import { withTimeout } from '../util/withTimeout';
 import type { ServerTransport, TransportFactory, TransportHooks } from './serverTransport';
 
@@ -21,6 +21,11 @@ export interface OpenClientOptions extends TransportHooks {
   /** Called with each transport before it connects, so the caller can reap it if the attempt is abandoned. */
   readonly onTransport: (t: ServerTransport) => void;
   readonly onFallback: (reason: string) => void;
+}
+
+/** What the server asked while starting (its roots) is answered: before that, no call goes to it. */
+export async function featuresSettled(features: readonly ClientFeature[], client: Client): Promise<void> {
+  await Promise.all(features.map((f) => f.settled?.(client)));
 }
 
 /**
@@ -56,7 +61,7 @@ async function initialize(server: ServerSettings, st: ServerTransport, o: OpenCl
     original?.(v);
   };
   o.onTransport(st);
-  const features = o.features ?? [];
+  const features = featuresFor(o.features ?? [], server);
   const client = new Client(o.clientInfo, { capabilities: mergeCapabilities(features) });
   for (const f of features) f.install(client, server);
   try {

@@ -10,7 +10,7 @@ import { CoalescedRefresh } from './coalescedRefresh';
 import { ConnectionState, whenStateSettles, type ServerInfo } from './connectionState';
 import { discoverTools, newProblems } from './listAllTools';
 import { LiveConnection } from './liveConnection';
-import { openClient } from './openClient';
+import { featuresSettled, openClient } from './openClient';
 import { RestartSchedule } from './restartBackoff';
 import { ServerCatalogs } from './serverCatalogs';
 import type { ServerConnectionOptions } from './serverConnectionOptions';
@@ -204,6 +204,7 @@ export class ServerConnection {
       const info = this.listen(live, gen, opened.protocolVersion);
       // Tools (and resources, prompts) first, then "connected": whoever waits for the state sees them with it.
       await Promise.all([this.discover(gen), this.catalogs.attach(opened.client)]);
+      await featuresSettled(this.options.features ?? [], opened.client);
       if (gen !== this.generation) return;
       this.restarts.connected();
       this.setState({ kind: 'connected', info });

@@ -4,18 +4,21 @@ import type { ClientFeature } from '../mcp/clientFeature';
 import type { ServerSettings } from '../settings/hostSettings';
 import { errorText } from '../util/errorText';
 import type { Disposable } from '../util/event';
-import type { RootsSource } from './rootsSource';
+import { serverRoots, type RootsSource } from './rootsSource';
 import { ServerRequestRun, type ServerRequestDeps } from './serverRequestRun';
 
 /**
- * Roots: the workspace folders, answered by the host (no question to the user) to servers the
- * role uses in a trusted workspace, and audited; `notifications/roots/list_changed` goes to every
- * connected server when the folders change.
+ * Roots: a server's `roots` setting, else the workspace folders, answered by the host (no question
+ * to the user) to servers the role uses in a trusted workspace, and audited. A server with
+ * `roots: false` is not told the host has roots at all. `notifications/roots/list_changed` goes to
+ * the connected servers that follow the workspace folders when those change.
  */
 export class RootsFeature implements ClientFeature, Disposable {
   readonly capabilities: ClientCapabilities = { roots: { listChanged: true } };
-  /** Clients that may be live; weak, so a closed one can be collected without telling us. */
-  private readonly clients = new Set<WeakRef<Client>>();
+  /** Clients whose roots are the workspace folders; weak, so a closed one can be collected without telling us. */
+  private readonly followers = new Set<WeakRef<Client>>();
+  /** Answers being prepared, per client (see settled). */
+  private readonly answering = new WeakMap<Client, Set<Promise<unknown>>>();
   private readonly subscription?: Disposable;
 
   constructor(
@@ -25,30 +28,54 @@ export class RootsFeature implements ClientFeature, Disposable {
     this.subscription = source.onDidChange?.(() => this.notifyChanged());
   }
 
+  declares(server: ServerSettings): boolean {
+    return server.roots !== false;
+  }
+
   install(client: Client, server: ServerSettings): void {
-    client.setRequestHandler(ListRootsRequestSchema, () => this.list(server.name));
-    this.clients.add(new WeakRef(client));
+    const answering = new Set<Promise<unknown>>();
+    this.answering.set(client, answering);
+    client.setRequestHandler(ListRootsRequestSchema, () => {
+      const answer = this.list(server);
+      answering.add(answer);
+      void answer.finally(() => answering.delete(answer)).catch(() => undefined);
+      return answer;
+    });
+    if (server.roots === undefined) this.followers.add(new WeakRef(client));
+  }
+
+  /**
+   * Resolves once every `roots/list` the server sent so far has been answered. A server that asks
+   * right after `initialize` (server-filesystem) has asked before it answers `tools/list`, so the
+   * host sends no tool call before that server has its roots.
+   */
+  async settled(client: Client): Promise<void> {
+    const answering = this.answering.get(client);
+    if (!answering?.size) return;
+    await Promise.allSettled([...answering]);
+    // The SDK sends the answer a few promise steps after the handler settles; let it go out first.
+    await new Promise<void>((resolve) => setImmediate(resolve));
   }
 
   dispose(): void {
     this.subscription?.dispose();
-    this.clients.clear();
+    this.followers.clear();
   }
 
-  async list(server: string): Promise<ListRootsResult> {
-    const run = new ServerRequestRun(this.deps, 'roots', server, {});
+  async list(server: ServerSettings): Promise<ListRootsResult> {
+    const run = new ServerRequestRun(this.deps, 'roots', server.name, {});
     const refused = run.refusal(() => true, 'mcpHost.roles');
-    const roots = refused ? [] : [...this.source.roots()];
+    const roots = refused ? [] : [...(serverRoots(server, this.source) ?? [])];
     await run.finish({ outcome: refused ? 'denied' : 'accepted', decidedBy: 'policy', answer: { roots: roots.map((r) => r.uri) }, ...(refused ? { reason: refused } : {}) });
     return { roots };
   }
 
-  /** Tell every connected server that the roots changed. */
+  /** Tell every connected server that follows the workspace folders that the roots changed. */
   notifyChanged(): void {
-    for (const ref of [...this.clients]) {
+    for (const ref of [...this.followers]) {
       const client = ref.deref();
       if (!client) {
-        this.clients.delete(ref);
+        this.followers.delete(ref);
         continue;
       }
       // Not connected yet (it reads the roots when it asks), or closed for good.

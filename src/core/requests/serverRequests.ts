@@ -1,13 +1,14 @@
 import type { AuditLog } from '../audit/auditLog';
 import type { ClientFeature } from '../mcp/clientFeature';
 import type { ActivePolicies } from '../policy/activePolicies';
+import type { ServerSettings } from '../settings/hostSettings';
 import type { Disposable } from '../util/event';
 import type { Logger } from '../util/logger';
 import { ElicitationFeature } from './elicitationFeature';
 import { ElicitationHandler } from './elicitationHandler';
 import type { ElicitationPrompter } from './elicitationPrompter';
 import { PromptQueue } from './promptQueue';
-import { folderRoots, type RootsSource } from './rootsSource';
+import { folderRoots, serverRootFolders, type RootsSource } from './rootsSource';
 import { RootsFeature } from './rootsFeature';
 import type { Sampler } from './sampler';
 import { SamplingFeature } from './samplingFeature';
@@ -42,6 +43,7 @@ export class ServerRequests implements Disposable {
   readonly features: readonly ClientFeature[];
   readonly calls = new ServerCalls();
   private readonly roots?: RootsFeature;
+  private readonly rootsSource?: RootsSource;
 
   constructor(ports: ServerRequestPorts | undefined, o: ServerRequestsOptions) {
     if (!ports) {
@@ -56,13 +58,18 @@ export class ServerRequests implements Disposable {
       calls: this.calls,
       queue: new PromptQueue(),
     };
-    const roots = ports.roots ?? folderRoots(o.workspaceFolder ? [o.workspaceFolder] : []);
+    const roots = (this.rootsSource = ports.roots ?? folderRoots(o.workspaceFolder ? [o.workspaceFolder] : []));
     this.roots = new RootsFeature(deps, roots);
     this.features = [
       new ElicitationFeature(new ElicitationHandler(deps, ports.elicitation), o.logger),
       new SamplingFeature(new SamplingHandler(deps, ports.sampler)),
       this.roots,
     ];
+  }
+
+  /** The folders `server` (resolved) will be given as roots, or false when none are declared to it: what its consent question shows. */
+  rootFolders(server: ServerSettings): readonly string[] | false {
+    return serverRootFolders(server, this.rootsSource);
   }
 
   dispose(): void {

@@ -27,6 +27,11 @@ interface ServerCommon {
   readonly resetTimeoutOnProgress?: boolean;
   /** Longest a call may run however much progress it reports (default 10 minutes). */
   readonly maxTotalTimeoutMs?: number;
+  /**
+   * The folders offered as roots: absolute after variable resolution. `false`: roots are not
+   * declared to this server; undefined: the workspace folders.
+   */
+  readonly roots?: readonly string[] | false;
   /** The file this server was imported from (`.vscode/mcp.json`, `.mcp.json`, …); unset for `mcpHost.servers`. */
   readonly source?: string;
 }

@@ -165,6 +165,27 @@ async function readEnvFile(
   }
 }
 
+/** `roots`: each folder with its variables resolved, a relative one against the workspace folder. */
+async function resolveRoots(
+  roots: readonly string[],
+  base: readonly PathSegment[],
+  interp: Interpolator,
+  ctx: VariableContext,
+  extra: Failure[],
+): Promise<string[]> {
+  const out: string[] = [];
+  for (let i = 0; i < roots.length; i++) {
+    const folder = await interp.interpolate(roots[i], [...base, i]);
+    if (path.isAbsolute(folder)) out.push(path.normalize(folder));
+    else if (ctx.workspaceFolder) out.push(path.resolve(ctx.workspaceFolder, folder));
+    else {
+      const setting = settingPath([...base, i]);
+      extra.push({ message: `a relative root needs an open workspace folder to resolve against (${setting})`, setting });
+    }
+  }
+  return out;
+}
+
 /**
  * Resolves the variables of a few strings (the telemetry headers, …) like a server's, each under
  * its own setting path; no secret value ever reaches the error text.
@@ -220,6 +241,8 @@ export async function resolveServerSettings(server: ServerSettings, ctx: Variabl
     const oauth = server.oauth ? await resolveOAuth(server.oauth, [...base, 'oauth'], interp) : undefined;
     resolved = { ...server, url, headers, ...(oauth ? { oauth } : {}) };
   }
+
+  if (server.roots) resolved = { ...resolved, roots: await resolveRoots(server.roots, [...base, 'roots'], interp, ctx, extra) };
 
   const failures = [...interp.failures, ...extra];
   if (failures.length) {

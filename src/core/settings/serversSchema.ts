@@ -34,6 +34,13 @@ const serverCommon = {
     markdownDescription:
       'Longest a call of this server may run in milliseconds, however much progress it reports (with `resetTimeoutOnProgress`). Default: 10 minutes.',
   }),
+  roots: z
+    .union([z.literal(false), z.array(nonEmptyString, { error: EXPECTED.strings })], { error: 'expected false or an array of folders' })
+    .optional()
+    .meta({
+      markdownDescription:
+        'The folders this server gets as roots (`roots/list`), e.g. `["${workspaceFolder}/files"]`; a relative path is resolved against the workspace folder. `false`: the host declares no roots, so the server keeps to its own arguments. Unset: the workspace folders. Some servers (server-filesystem) replace the folders in their arguments with the roots.',
+    }),
 };
 
 export const StdioServerSchema = z

@@ -77,6 +77,9 @@ async function main() {
     await ui.screenshot(page, path.join(artifacts, `${ui.slug(name)}.png`));
   };
 
+  /** A folder of the workspace as a regexp alternative: as given, or with symbolic links resolved. */
+  const inWorkspace = (...parts) => [ws.workspace, fs.realpathSync(ws.workspace)].map((w) => path.join(w, ...parts).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+
   const tests = [
     {
       name: 'before each server first starts, a dialog names it and its command; "Allow" starts both',
@@ -87,6 +90,9 @@ async function main() {
         assert.match(asked.asks, /command: node \S*\/test\/fixtures\/servers\/asks\.mjs/);
         assert.match(asked.everything, /Allow the MCP server "everything" of this workspace to start\?/);
         assert.match(asked.everything, /command: node \S*\/server-everything\/dist\/index\.js stdio/);
+        // Each dialog names the roots that server will be given: its own setting, else the workspace folder.
+        assert.match(asked.asks, new RegExp(`roots \\(folders it is given\\): (${inWorkspace('data')})\\s`));
+        assert.match(asked.everything, new RegExp(`roots \\(folders it is given\\): (${inWorkspace()})\\s`));
         // (`mcp-host lock --yes` wrote consent records by the flag, not kept; these are the person's, kept.)
         const consents = await ui.waitFor('both consent records of the editor', () => {
           const recs = ui.readJsonl(f.audit).filter((r) => r.kind === 'consent' && r.by.via === 'editor');
@@ -231,6 +237,21 @@ async function main() {
         assert.match(result, /User provided the requested information/);
         assert.match(result, /- Name: Ada Lovelace/);
         await ui.waitForResponse(page, 'Everything elicited.');
+      },
+    },
+    {
+      name: 'a per-server roots setting: roots/list of "asks" answers its own folder only, and the audit says so',
+      fn: async () => {
+        ui.setScript(f.modelScript, [{ toolCalls: [{ name: 'asks__roots', input: {} }] }, { text: 'Listed the roots of asks.' }]);
+        const since = mark();
+        await ui.sendChat(page, '@mcp list the roots of asks');
+        await ui.waitForResponse(page, 'Listed the roots of asks.');
+        const uris = JSON.parse(toolResultIn(since, 1)).roots.map((r) => r.uri);
+        const data = [ws.workspace, fs.realpathSync(ws.workspace)].map((w) => pathToFileURL(path.join(w, 'data')).href);
+        assert.equal(uris.length, 1, JSON.stringify(uris));
+        assert.ok(data.includes(uris[0]), JSON.stringify(uris));
+        const rec = await record(since, 'roots');
+        assert.deepStrictEqual([rec.server, rec.outcome, rec.answer.roots], ['asks', 'accepted', uris]);
       },
     },
     {

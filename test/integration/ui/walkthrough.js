@@ -97,7 +97,7 @@ async function main() {
           const s = JSON.parse(fs.readFileSync(settingsFile, 'utf8'));
           return s['mcpHost.servers'] && s['mcpHost.servers'].filesystem ? s : undefined;
         });
-        assert.deepEqual(settings['mcpHost.servers'].filesystem, { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '${workspaceFolder}'] });
+        assert.deepEqual(settings['mcpHost.servers'].filesystem, { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '${workspaceFolder}'], roots: ['${workspaceFolder}'] });
         // Before it first starts, the new server asks for consent, showing the command with the folder resolved.
         const row = (rows) => rows.find((r) => r.label === 'filesystem' && r.level === 1);
         const asked = await ui.allowServers(page, ['filesystem'], {
@@ -108,6 +108,8 @@ async function main() {
         assert.match(asked.filesystem, /Allow the MCP server "filesystem" of this workspace to start\?/);
         const folders = [ws.workspace, fs.realpathSync(ws.workspace)].map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
         assert.match(asked.filesystem, new RegExp(`command: npx -y @modelcontextprotocol/server-filesystem (${folders.join('|')})\\s`));
+        // …and the roots it will be given: the same folder, not more.
+        assert.match(asked.filesystem, new RegExp(`roots \\(folders it is given\\): (${folders.join('|')})\\s`));
         // Allowed: it is no longer waiting, and not refused (whether npx then connects is not this suite's concern).
         const rows = await ui.waitForTree(page, 'the filesystem server past its consent', (rs) => row(rs) && !/waiting for your consent/.test(row(rs).description));
         assert.doesNotMatch(row(rows).description, /not allowed to start/);

@@ -41,6 +41,7 @@ describe('consent from the terminal', function () {
         server: 'files',
         identity: { type: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/ws'], envKeys: ['TOKEN'] },
         previous: { type: 'stdio', command: 'npx', args: ['-y', 'other'], envKeys: [] },
+        roots: ['/ws/files'],
       });
       if (answer === null) input.end();
       else input.write(answer + '\n');
@@ -50,6 +51,7 @@ describe('consent from the terminal', function () {
     assert.equal(yes.answer, 'allow');
     assert.match(yes.shown, /the workspace \/ws wants to start the MCP server "files":\n {2}command: npx -y @modelcontextprotocol\/server-filesystem \/ws\n {2}environment variables set: TOKEN/);
     assert.match(yes.shown, /its command changed since you allowed it; before:\n {4}command: npx -y other/);
+    assert.match(yes.shown, /\n {2}roots \(folders it is given\): \/ws\/files\n/);
     assert.equal((await ask('no')).answer, 'deny');
     assert.equal((await ask('')).answer, 'deny');
     assert.equal((await ask(null)).answer, 'dismiss');

@@ -50,10 +50,12 @@ describe('editor views of pinning, consent and the audit', () => {
       server: 'files',
       identity: { type: 'stdio' as const, command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/w s'], envKeys: ['TOKEN'] },
       previous: { type: 'stdio' as const, command: 'npx', args: ['old'], envKeys: [] },
+      roots: ['/w s'],
     };
     const m = consentMessage(request);
     assert.equal(m.message, 'The command of MCP server "files" changed. Allow it to start?');
-    assert.match(m.detail, /^command: npx -y @modelcontextprotocol\/server-filesystem '\/w s'\nenvironment variables set: TOKEN\n\nIt was allowed before with:\ncommand: npx old/);
+    assert.match(m.detail, /^command: npx -y @modelcontextprotocol\/server-filesystem '\/w s'\nenvironment variables set: TOKEN\nroots \(folders it is given\): \/w s\n\nIt was allowed before with:\ncommand: npx old/);
+    assert.match(consentMessage({ ...request, roots: false }).detail, /\nroots: none declared \(the server keeps to the folders in its own arguments\)\n/);
     assert.match(consentMessage({ server: 'r', identity: { type: 'http', url: 'https://h/mcp' } }).detail, /^HTTP endpoint: https:\/\/h\/mcp/);
     const answers: string[] = [];
     for (const choice of ['Allow', "Don't Allow", undefined]) {

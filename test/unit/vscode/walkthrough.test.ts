@@ -43,4 +43,11 @@ describe('first-run walkthrough and the empty view', () => {
     assert.deepEqual(settings.servers.map((s) => (s.type === 'stdio' ? [s.command, ...s.args] : [])), [['npx', '-y', '@modelcontextprotocol/server-filesystem', '${workspaceFolder}']]);
     assert.deepEqual(settings.roles[0].autoApprove, READ_ONLY_ROLE.tools);
   });
+
+  it('the filesystem server it adds gets as roots exactly the folder it exposes, not more', () => {
+    const { settings } = parseSettings({ servers: { filesystem: FILESYSTEM_SERVER } });
+    const [server] = settings.servers;
+    assert.ok(server.type === 'stdio');
+    assert.deepEqual(server.roots, [server.args.at(-1)]);
+  });
 });

@@ -1,11 +1,13 @@
 /** Consent before a server starts, through a real host and in-process servers. */
 import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
 import { MemorySink } from '../../../../src/core/audit/auditLog';
 import { MemoryConsentStore } from '../../../../src/core/consent/consentStore';
 import type { ConsentAnswer, ConsentRequest } from '../../../../src/core/consent/serverConsent';
 import { commandLine } from '../../../../src/core/pinning/serverIdentity';
 import { basicServer, InMemoryServers } from '../../../fixtures/inMemoryServers';
 import { memoryHostOptions, settings, stateKind, useTestEnv, waitFor, type Any } from '../helpers';
+import { requestPorts } from '../requests/requestKit';
 
 class ScriptedPrompt {
   readonly asked: ConsentRequest[] = [];
@@ -90,6 +92,25 @@ describe('consent before a server starts', () => {
     assert.deepEqual(prompt.asked.map((r) => r.server), ['a']);
     assert.equal(commandLine(prompt.asked[0].previous!), 'in-memory --port 1');
     assert.equal(commandLine(prompt.asked[0].identity), 'in-memory --port 2');
+  });
+
+  it('the question carries the roots the server will be given: its roots setting, the workspace folder, or none', async () => {
+    const s = new InMemoryServers({ a: () => basicServer('a'), b: () => basicServer('b'), c: () => basicServer('c') });
+    const prompt = new ScriptedPrompt();
+    const data = path.join(env.dir, 'data');
+    const h = env.host({
+      settings: settings({ servers: [s.settings('a', { roots: [data] }), s.settings('b', { roots: false }), s.settings('c')] }),
+      consent: { store: new MemoryConsentStore(), prompt, via: 'editor' },
+      workspaceFolder: env.dir,
+      ...requestPorts().options,
+      ...memoryHostOptions(s),
+    });
+    await h.start();
+    assert.deepEqual(Object.fromEntries(prompt.asked.map((r) => [r.server, r.roots])), { a: [data], b: false, c: [env.dir] });
+    // A host that answers no server requests declares roots to nobody.
+    const bare = new ScriptedPrompt();
+    await env.host({ settings: settings({ servers: [s.settings('c')] }), consent: { store: new MemoryConsentStore(), prompt: bare, via: 'editor' }, workspaceFolder: env.dir, ...memoryHostOptions(s) }).start();
+    assert.deepEqual(bare.asked.map((r) => r.roots), [false]);
   });
 
   it('shows "waiting" while the question is open; one question at a time', async () => {

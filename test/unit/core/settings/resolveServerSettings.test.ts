@@ -165,6 +165,27 @@ describe('resolveServerSettings', () => {
     assert.match(r.error, /no workspace folder is open/);
   });
 
+  it('roots: variables resolved, a relative folder against the workspace folder; false and unset kept; bad input named at its path', async () => {
+    const s = server('files', { command: 'node', roots: ['${workspaceFolder}/files', 'docs', '/srv/shared/'] });
+    assert.deepEqual(ok(await resolveServerSettings(s, ctx())).server.roots, [path.join(WS, 'files'), path.join(WS, 'docs'), '/srv/shared/']);
+    assert.equal(ok(await resolveServerSettings(server('off', { command: 'node', roots: false }), ctx())).server.roots, false);
+    assert.equal(ok(await resolveServerSettings(server('dflt', { command: 'node' }), ctx())).server.roots, undefined);
+
+    const r = failed(await resolveServerSettings(s, ctx({ workspaceFolder: undefined })));
+    assert.equal(r.setting, 'mcpHost.servers.files.roots[0]');
+    assert.match(r.error, /no workspace folder is open \(mcpHost\.servers\.files\.roots\[0\]\); a relative root needs an open workspace folder to resolve against \(mcpHost\.servers\.files\.roots\[1\]\)/);
+
+    const { problems } = parseSettings({ servers: { a: { command: 'node', roots: 'files' }, b: { command: 'node', roots: ['ok', ''] }, c: { command: 'node', roots: true } } });
+    assert.deepEqual(
+      problems.map((p) => [p.setting, p.message]),
+      [
+        ['mcpHost.servers.a.roots', 'expected false or an array of folders, got string "files"; server "a" is not loaded'],
+        ['mcpHost.servers.b.roots[1]', 'expected a non-empty string, got string ""; server "b" is not loaded'],
+        ['mcpHost.servers.c.roots', 'expected false or an array of folders, got boolean true; server "c" is not loaded'],
+      ],
+    );
+  });
+
   it('resolves a relative cwd against the workspace folder, and fails without one', async () => {
     const s = server('shipping', { command: 'node', cwd: 'servers/shipping' });
     const st = ok(await resolveServerSettings(s, ctx())).server as StdioServerSettings;
