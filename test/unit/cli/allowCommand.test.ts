@@ -98,6 +98,26 @@ describe('consent without a terminal that confirms no call (issue 25)', function
     assert.equal(fs.readFileSync(path.join(ws, 'written.txt'), 'utf8'), 'x');
   });
 
+  it('a remembered "Don\'t Allow" stands against --yes and --allow-servers; mcp-host allow NAME overrides it', async () => {
+    const ws = workspace();
+    assert.equal((await runCli(['allow', 'fs', '--workspace', ws], { consent: false })).code, 0);
+    // The person's "Don't Allow" for this exact command, as a terminal would have kept it.
+    const file = path.join(testConfigDir(), 'consent.json');
+    const doc = JSON.parse(fs.readFileSync(file, 'utf8'));
+    doc.workspaces[ws].fs.allowed = false;
+    fs.writeFileSync(file, JSON.stringify(doc));
+    for (const flag of ['--yes', '--allow-servers']) {
+      const r = await write(ws, [flag]);
+      assert.equal(r.code, 1, describeRun(r));
+      assert.equal(parseJson(r).outcome, 'notFound', flag);
+      assert.match(r.stderr, /not started: you did not allow this server to start/, flag);
+    }
+    assert.equal((await runCli(['allow', 'fs', '--workspace', ws], { consent: false })).code, 0);
+    assert.equal(kept(ws).fs.allowed, true);
+    const r = await runCli(['check', '--workspace', ws], { consent: false });
+    assert.equal(r.code, 0, describeRun(r));
+  });
+
   it('an unknown server is bad usage; a disabled one is allowed when named', async () => {
     const ws = workspace();
     let r = await runCli(['allow', 'nope', '--workspace', ws], { consent: false });
