@@ -8,15 +8,15 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { testConfigDir } from '../../fixtures/cliConsent';
 import { nodeEnv } from '../../fixtures/fixtureServers';
-import { describeRun, makeWorkspace, parseJson, REPO_ROOT, removeTempDirs, runCli, type Json } from './cliHarness';
+import { readAudit } from '../core/helpers';
+import { describeRun, FILESYSTEM_SERVER, makeWorkspace, parseJson, removeTempDirs, runCli, type Json } from './cliHarness';
 
-const FS_SERVER = path.join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js');
 
 /** A workspace with the filesystem server rooted in it; nothing auto-approved, so every write asks. */
 function workspace(): string {
   const ws = fs.realpathSync(makeWorkspace({}));
   const settings = {
-    'mcpHost.servers': { fs: { command: process.execPath, args: [FS_SERVER, ws], env: nodeEnv() }, off: { command: process.execPath, args: ['never-started.js'], enabled: false } },
+    'mcpHost.servers': { fs: { command: process.execPath, args: [FILESYSTEM_SERVER, ws], env: nodeEnv() }, off: { command: process.execPath, args: ['never-started.js'], enabled: false } },
     'mcpHost.pinning': 'off',
     'mcpHost.audit.path': 'audit.jsonl',
   };
@@ -24,12 +24,7 @@ function workspace(): string {
   return ws;
 }
 
-const records = (ws: string): Json[] =>
-  fs
-    .readFileSync(path.join(ws, 'audit.jsonl'), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l));
+const records = (ws: string): Json[] => readAudit(path.join(ws, 'audit.jsonl'));
 
 const kept = (ws: string): Json => {
   const file = path.join(testConfigDir(), 'consent.json');
@@ -51,13 +46,13 @@ describe('consent without a terminal that confirms no call (issue 25)', function
 
     r = await runCli(['allow', '--workspace', ws], { consent: false });
     assert.equal(r.code, 0, describeRun(r));
-    assert.ok(r.stdout.startsWith(`Allowed "fs" to start in this workspace:\n  command: ${process.execPath} ${FS_SERVER} ${ws}\n`), r.stdout);
+    assert.ok(r.stdout.startsWith(`Allowed "fs" to start in this workspace:\n  command: ${process.execPath} ${FILESYSTEM_SERVER} ${ws}\n`), r.stdout);
     assert.doesNotMatch(r.stdout, /"off"/, 'a disabled server is not allowed unless named');
     assert.match(r.stdout, /Consent is kept in .*consent\.json for /);
     assert.equal(kept(ws)?.fs?.allowed, true);
     const consent = records(ws).filter((x) => x.kind === 'consent');
     assert.deepEqual(consent.map((x) => [x.server, x.decision, x.by.via, x.remembered]), [['fs', 'allow', 'cli', true]]);
-    assert.equal(consent[0].target, `${process.execPath} ${FS_SERVER} ${ws}`);
+    assert.equal(consent[0].target, `${process.execPath} ${FILESYSTEM_SERVER} ${ws}`);
     assert.deepEqual(records(ws).filter((x) => x.kind === 'call').map((x) => x.outcome), ['notFound'], 'only the refused write before: allow makes no call');
 
     r = await runCli(['check', '--workspace', ws, '--json'], { consent: false });

@@ -10,9 +10,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { nodeEnv } from '../../fixtures/fixtureServers';
-import { CliSession, describeRun, REPO_ROOT, removeTempDirs, runCli, tempDir, type Json } from './cliHarness';
+import { readAudit } from '../core/helpers';
+import { CliSession, describeRun, FILESYSTEM_SERVER, removeTempDirs, runCli, tempDir, type Json } from './cliHarness';
 
-const FS_SERVER = path.join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js');
 const MISSING = Symbol('missing');
 
 /** parent/ws (the workspace and the server's folder), parent/out (outside), parent/home ($HOME), ws/link → out. */
@@ -26,7 +26,7 @@ function layout() {
 
 function writeSettings(ws: string, extra: Record<string, unknown>): void {
   const settings = {
-    'mcpHost.servers': { fs: { command: process.execPath, args: [FS_SERVER, ws], env: nodeEnv() } },
+    'mcpHost.servers': { fs: { command: process.execPath, args: [FILESYSTEM_SERVER, ws], env: nodeEnv() } },
     'mcpHost.rules': [{ tools: ['fs/write_file'], when: '!isWithin(args.path, workspaceFolder)', action: 'deny', reason: 'writes outside the workspace' }],
     'mcpHost.pinning': 'off',
     'mcpHost.audit.path': 'audit.jsonl',
@@ -73,12 +73,7 @@ function tree(dir: string, ws: string): string[] {
 }
 
 function callRecords(ws: string): Json[] {
-  return fs
-    .readFileSync(path.join(ws, 'audit.jsonl'), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l))
-    .filter((r) => r.kind === 'call');
+  return readAudit(path.join(ws, 'audit.jsonl')).filter((r) => r.kind === 'call');
 }
 
 describe('a deny rule cannot be walked through (issue 25)', function () {
