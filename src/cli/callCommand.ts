@@ -62,6 +62,7 @@ export async function runCall(o: CallOptions, lifecycle: Lifecycle): Promise<num
       audit: o.audit,
       timeoutMs: o.timeoutMs,
       yes: o.yes,
+      allowServers: o.allowServers,
       confirmer: chooseConfirmer(o.yes),
       serverRequests: chooseServerRequests((line) => logger.warn(line)),
       consent: consentPromptFor(workspace.dir, canAskOnTerminal()),

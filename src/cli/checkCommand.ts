@@ -34,6 +34,7 @@ export async function runCheck(o: CheckOptions, lifecycle: Lifecycle): Promise<n
       onClose: (c) => lifecycle.onClose(c),
       role: o.role,
       yes: o.yes,
+      allowServers: o.allowServers,
       confirmer: new DenyingConfirmer('check makes no calls'),
       consent: consentPromptFor(workspace.dir, canAskOnTerminal()),
       logger: createStderrLogger(o.verbose),

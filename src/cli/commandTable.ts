@@ -9,6 +9,7 @@ const OPTIONS = {
   json: { type: 'boolean' },
   args: { type: 'string', parse: toolArgs },
   yes: { type: 'boolean', short: 'y' },
+  'allow-servers': { type: 'boolean', key: 'allowServers' },
   audit: { type: 'string', parse: nonEmpty('--audit') },
   timeout: { type: 'string', key: 'timeoutMs', parse: milliseconds },
   login: { type: 'boolean' },
@@ -34,12 +35,12 @@ const COMMON: OptionName[] = ['workspace', 'role', 'verbose'];
  * (plus its fields in parseArgs.ts and its text in helpText.ts). Key order is the order in messages.
  */
 export const COMMAND_TABLE = {
-  check: { options: pick(...COMMON, 'json', 'login', 'yes', 'locked') },
+  check: { options: pick(...COMMON, 'json', 'login', 'yes', 'allow-servers', 'locked') },
   call: {
-    options: pick(...COMMON, 'args', 'yes', 'audit', 'timeout', 'json', 'login'),
+    options: pick(...COMMON, 'args', 'yes', 'allow-servers', 'audit', 'timeout', 'json', 'login'),
     positionals: { key: 'name', label: 'tool NAME', variadic: false, missing: 'missing the tool NAME to call' },
   },
-  session: { options: pick(...COMMON, 'yes', 'audit', 'timeout', 'login') },
+  session: { options: pick(...COMMON, 'yes', 'allow-servers', 'audit', 'timeout', 'login') },
   login: {
     options: pick('workspace', 'verbose', 'audit'),
     positionals: { key: 'server', label: 'server NAME', variadic: false, missing: 'missing the server NAME to sign in to' },
@@ -48,7 +49,8 @@ export const COMMAND_TABLE = {
     options: pick('workspace', 'verbose', 'audit'),
     positionals: { key: 'server', label: 'server NAME', variadic: false, missing: 'missing the server NAME to sign out of' },
   },
-  lock: { options: pick(...COMMON, 'yes') },
+  lock: { options: pick(...COMMON, 'yes', 'allow-servers') },
+  allow: { options: pick('workspace', 'verbose', 'audit'), positionals: { key: 'servers', label: 'server NAME', variadic: true } },
   'audit verify': { options: pick('workspace', 'json', 'allow-unanchored'), positionals: { key: 'files', label: 'FILE', variadic: true } },
   'audit export': { options: pick('workspace', 'since', 'server', 'kind', 'outcome', 'format'), positionals: { key: 'files', label: 'FILE', variadic: true } },
 } as const satisfies Record<string, CommandSpec>;

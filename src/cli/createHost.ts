@@ -27,6 +27,8 @@ export interface CliHostOptions {
   readonly timeoutMs?: number;
   /** `--yes`: calls that need confirmation run, and servers not allowed yet start (both audited as by the flag). */
   readonly yes: boolean;
+  /** `--allow-servers`: only the second half of --yes: servers not allowed yet start; calls still ask. */
+  readonly allowServers?: boolean;
   /** How a server not allowed yet is asked about: on the terminal, or nobody (an error that says how to allow it). */
   readonly consent: ConsentPrompt;
   /** Overrides mcpHost.pinning (`check --locked`). */
@@ -72,6 +74,7 @@ export function createHost(workspace: Workspace, o: CliHostOptions): McpHost {
     role: o.role,
     timeoutOverrideMs: o.timeoutMs,
     assumeYes: o.yes,
+    allowServers: o.allowServers,
     trusted: true,
     serverRequests: o.serverRequests ?? noAnswers((line) => o.logger.warn(line)),
     credentials: new FileCredentialStore(cliCredentialsFile(env)),

@@ -1,3 +1,4 @@
+import { ALLOW_HELP } from './allowCommand';
 import { AUDIT_EXPORT, AUDIT_VERIFY } from './auditHelp';
 import type { CommandName } from './parseArgs';
 import { USAGE } from './usage';
@@ -22,7 +23,11 @@ Secrets: \${secret:NAME} in the settings reads the environment variable MCP_HOST
 Trust: the CLI treats the workspace as trusted, but each server needs your consent before it first
 starts (and again when its command line, args, cwd or env names change): asked y/N on a terminal,
 kept per workspace in consent.json of MCP_HOST_CONFIG_DIR (default ~/.config/mcp-host). Without a
-terminal a server not allowed yet does not start unless --yes is given (check, call, session, lock).
+terminal a server not allowed yet does not start: allow it with "mcp-host allow NAME" (kept), or for
+one run with --allow-servers or --yes (check, call, session, lock; audited, not kept).
+--yes answers every question of its run, servers and calls alike; --allow-servers only the servers'.
+Nothing answers a deny rule (even one whose condition fails), a quarantined tool or a tool outside
+the role.
 Pinning: with mcpHost.pinning "review" (the default) or "locked", a tool whose definition differs from
 mcp-host.lock.json is quarantined: offered to no role, and a call answers "quarantined".
 Audit: --audit FILE is relative to the current directory, mcpHost.audit.path to the workspace.
@@ -40,6 +45,7 @@ Usage:
   ${USAGE.login}
   ${USAGE.logout}
   ${USAGE.lock}
+  ${USAGE.allow}
   ${USAGE['audit verify']}
   ${USAGE['audit export']}
   mcp-host help [COMMAND] | --help | --version
@@ -52,6 +58,7 @@ Commands:
   login     Sign in to a remote server (OAuth) in the browser and keep its tokens.
   logout    Forget a remote server's tokens and client registrations.
   lock      Write what the servers list now to mcp-host.lock.json (approve tool definitions).
+  allow     Allow servers to start in this workspace without a terminal (consent, kept and audited).
   audit verify   Check the audit files' hash chain; name the first line altered, removed or inserted.
   audit export   Print audit records (filtered) as JSON lines or CSV.
 
@@ -94,6 +101,7 @@ reason; JSON: "quarantined": [{ "server", "tool", "reason", "message" }].
              "drift": [{ "server", "firstReview", "added", "changed", "removed", "identityChanges" }],
              "staleEntries", "inconsistentEntries" }.
   --yes, -y  Servers not allowed yet start without asking (audited as consent by the flag).
+  --allow-servers  The same for check (it makes no calls).
 
 Exit: 0 when every started server connected and there is no error problem (and, with --locked,
 the lockfile matches), 1 otherwise (a server that needs sign-in included), 2 for bad usage, an
@@ -109,7 +117,9 @@ would be given.
 
   --args JSON     Arguments, a JSON object (default {}). Invalid JSON is bad usage (exit 2).
   --yes, -y       Calls that need confirmation run without asking; the audit records
-                  confirmedBy "flag".
+                  confirmedBy "flag". Servers not allowed yet start. Never overrides a deny.
+  --allow-servers  Servers not allowed yet start for this run (audited, not kept); unlike --yes,
+                   calls that need confirmation are still asked (denied without a terminal).
   --audit FILE    Append the audit record to FILE (JSON lines) instead of mcpHost.audit.path.
   --timeout MS    Per-call timeout in milliseconds for every server (overrides the settings).
   --json          Print { "name", "server", "tool", "outcome", "confirmedBy", "durationMs",
@@ -200,7 +210,10 @@ denied unless --yes is given (then it runs and is audited with confirmedBy "flag
 Questions of servers that mcpHost.elicitation / mcpHost.sampling refuse never become events.
 End of stdin declines the open questions, waits for the calls in flight, stops every server, exits 0.
 
-  --yes, -y       Allow calls that need confirmation (confirmedBy "flag").
+  --yes, -y       Allow calls that need confirmation (confirmedBy "flag") and servers not
+                  allowed yet. Never overrides a deny.
+  --allow-servers  Servers not allowed yet start for this run (audited, not kept); unlike --yes,
+                   calls that need confirmation are still asked (denied without a terminal).
   --audit FILE    Audit file (JSON lines) instead of mcpHost.audit.path.
   --timeout MS    Per-call timeout in milliseconds for every server.
   --login         Sign in to servers that need it before answering; a later refusal (expired
@@ -247,10 +260,12 @@ pull request. Entries of servers no longer configured are dropped; a server that
 keeps its entry. Every approval is an audit record.
 
   --yes, -y   Servers not allowed yet start without asking.
+  --allow-servers  The same (lock makes no calls).
 
 Exit: 0 when every server started and the lockfile is written or up to date, 1 otherwise.
 
 ${COMMON}`;
+
 
 export function helpText(topic?: CommandName): string {
   switch (topic) {
@@ -266,6 +281,8 @@ export function helpText(topic?: CommandName): string {
       return LOGOUT;
     case 'lock':
       return LOCK;
+    case 'allow':
+      return `${ALLOW_HELP}\n\n${COMMON}`;
     case 'audit verify':
       return AUDIT_VERIFY;
     case 'audit export':

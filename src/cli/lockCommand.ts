@@ -24,6 +24,7 @@ export async function runLock(o: LockOptions, lifecycle: Lifecycle): Promise<num
     createHost(workspace, {
       role: o.role ?? '',
       yes: o.yes,
+      allowServers: o.allowServers,
       confirmer: new DenyingConfirmer('lock makes no calls'),
       consent: consentPromptFor(workspace.dir, canAskOnTerminal()),
       logger: createStderrLogger(o.verbose),

@@ -1,3 +1,4 @@
+import { runAllow } from './allowCommand';
 import { runAuditExport, runAuditVerify } from './auditCommands';
 import { runCall } from './callCommand';
 import { runCheck } from './checkCommand';
@@ -35,6 +36,8 @@ export async function main(argv: readonly string[], lifecycle: Lifecycle): Promi
         return await runLogout(parsed.options, lifecycle);
       case 'lock':
         return await runLock(parsed.options, lifecycle);
+      case 'allow':
+        return await runAllow(parsed.options, lifecycle);
       case 'audit verify':
         return runAuditVerify(parsed.options);
       case 'audit export':

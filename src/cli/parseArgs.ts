@@ -19,7 +19,12 @@ export interface LoginFlag {
   readonly login: boolean;
 }
 
-export interface CheckOptions extends CommonOptions, LoginFlag {
+/** `--allow-servers`: servers not allowed yet start for this run (audited, not kept); calls that ask are still asked. */
+export interface AllowServersFlag {
+  readonly allowServers: boolean;
+}
+
+export interface CheckOptions extends CommonOptions, LoginFlag, AllowServersFlag {
   readonly json: boolean;
   /** Servers not allowed yet start without asking. */
   readonly yes: boolean;
@@ -27,7 +32,7 @@ export interface CheckOptions extends CommonOptions, LoginFlag {
   readonly locked: boolean;
 }
 
-export interface LockOptions extends CommonOptions {
+export interface LockOptions extends CommonOptions, AllowServersFlag {
   readonly yes: boolean;
 }
 
@@ -50,7 +55,7 @@ export interface AuditExportOptions {
   readonly files: readonly string[];
 }
 
-export interface CallOptions extends CommonOptions, LoginFlag {
+export interface CallOptions extends CommonOptions, LoginFlag, AllowServersFlag {
   /** The exposed tool name. */
   readonly name: string;
   /** Parsed `--args` (always a JSON object); {} without --args. */
@@ -61,10 +66,19 @@ export interface CallOptions extends CommonOptions, LoginFlag {
   readonly json: boolean;
 }
 
-export interface SessionOptions extends CommonOptions, LoginFlag {
+export interface SessionOptions extends CommonOptions, LoginFlag, AllowServersFlag {
   readonly yes: boolean;
   readonly audit?: string;
   readonly timeoutMs?: number;
+}
+
+/** `allow [NAME…]`: record consent for servers to start, without starting them. */
+export interface AllowOptions {
+  readonly workspace?: string;
+  readonly verbose: boolean;
+  /** Keys of mcpHost.servers; none: every enabled server. */
+  readonly servers: readonly string[];
+  readonly audit?: string;
 }
 
 /** `login NAME` / `logout NAME`. */
@@ -84,6 +98,7 @@ export type ParsedCommand =
   | { readonly command: 'session'; readonly options: SessionOptions }
   | { readonly command: 'login' | 'logout'; readonly options: AuthOptions }
   | { readonly command: 'lock'; readonly options: LockOptions }
+  | { readonly command: 'allow'; readonly options: AllowOptions }
   | { readonly command: 'audit verify'; readonly options: AuditVerifyOptions }
   | { readonly command: 'audit export'; readonly options: AuditExportOptions };
 

@@ -40,6 +40,7 @@ export async function runSession(o: SessionOptions, lifecycle: Lifecycle): Promi
       audit: o.audit,
       timeoutMs: o.timeoutMs,
       yes: o.yes,
+      allowServers: o.allowServers,
       // stdin is the protocol: nobody can be asked.
       confirmer: new DenyingConfirmer('a session cannot ask (stdin is the protocol)'),
       serverRequests: { elicitation: requests, sampler: requests },

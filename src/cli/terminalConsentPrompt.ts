@@ -45,9 +45,11 @@ export class TerminalConsentPrompt implements ConsentPrompt {
 /** Without a terminal nobody can be asked: a server not allowed yet does not start, and the error says how to allow it. */
 export function noTerminalConsent(why: string): ConsentPrompt {
   return {
-    ask: () =>
+    ask: (r) =>
       Promise.reject(
-        new Error(`this server has not been allowed to start in this workspace and ${why}; allow it once on a terminal (e.g. "mcp-host check"), or pass --yes`),
+        new Error(
+          `this server has not been allowed to start in this workspace and ${why}; allow it with "mcp-host allow ${r.server}" (or once on a terminal, e.g. "mcp-host check"), or pass --allow-servers for this run`,
+        ),
       ),
   };
 }

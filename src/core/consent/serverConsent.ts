@@ -34,7 +34,7 @@ export interface ServerConsentOptions {
   readonly logger: Logger;
   /** Where people answer: the editor or a terminal. */
   readonly via: Exclude<Actor['via'], 'flag'>;
-  /** CLI `--yes`: servers not allowed yet start without asking (audited as allowed by the flag, not kept). */
+  /** CLI `--yes` or `--allow-servers`: servers not allowed yet start without asking (audited as allowed by the flag, not kept). */
   readonly assumeYes?: boolean;
 }
 

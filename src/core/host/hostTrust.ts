@@ -50,7 +50,8 @@ export class HostTrust {
     const pins = (this.pins = new ToolPins(o.settings.pinning, { store, audit, logger, workspaceFolder: o.workspaceFolder, serverInfo }));
     pins.onDidChange(() => this._onDidChange.fire());
     if (o.consent) {
-      this.consent = new ServerConsent({ ...o.consent, audit, logger, assumeYes: o.assumeYes });
+      // --yes and --allow-servers answer the consent question alike; only --yes reaches the router.
+      this.consent = new ServerConsent({ ...o.consent, audit, logger, assumeYes: o.assumeYes || o.allowServers });
       this.consent.onDidChange(() => this._onDidChange.fire());
     }
     const servers = () => ({ names: fleet().all().map((c) => c.name), configured: settings().servers.map((s) => s.name) });

@@ -11,7 +11,7 @@ import { DisposableStore, Emitter, type Event } from '../util/event';
 import { nullLogger } from '../util/logger';
 import { createFleet } from './createFleet';
 import { HostCatalog } from './hostCatalog';
-import type { SignInControl } from './hostAuth';
+import { serverResolver, type SignInControl } from './hostAuth';
 import { connectionFacts, HostSnapshot } from './hostSnapshot';
 import { HostTrust, type DefinitionControl } from './hostTrust';
 import { prepareOneShot } from './oneShotTarget';
@@ -108,6 +108,19 @@ export class McpHost {
   start(forCall?: string): Promise<void> {
     const target = forCall === undefined ? undefined : prepareOneShot(forCall, this._settings, this.policies.current, this.trust.pins);
     return target ? this.fleet.startOne(target.server, target.tool) : this.fleet.start();
+  }
+
+  /**
+   * `mcp-host allow`: put one configured server to consent as a person's explicit request (a
+   * remembered "deny" is asked again), resolved exactly as its start would be, without starting it.
+   * Undefined when it may start; else why not (a variable that does not resolve, a refusal).
+   */
+  async admitServer(name: string): Promise<string | undefined> {
+    const settings = this._settings.servers.find((s) => s.name === name);
+    if (!settings) return `no server named "${name}" in mcpHost.servers`;
+    const resolved = await serverResolver(this.options)(settings);
+    if (!resolved.ok) return resolved.error;
+    return this.trust.admit(settings, resolved.server, resolved.secretValues, true);
   }
 
   /** Wait (at most `timeoutMs`) until no server of the role is still starting. */

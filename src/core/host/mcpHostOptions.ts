@@ -34,7 +34,10 @@ export interface McpHostOptions {
   readonly timeoutOverrideMs?: number;
   /** False in an untrusted workspace: no configured server is started. */
   readonly trusted?: boolean;
+  /** CLI `--yes`: calls that ask run (confirmedBy "flag") and servers not allowed yet start. Never a deny, a quarantine or a tool outside the role. */
   readonly assumeYes?: boolean;
+  /** CLI `--allow-servers`: servers not allowed yet start (audited as consent by the flag, not kept); calls still ask. */
+  readonly allowServers?: boolean;
   readonly clientInfo?: Implementation;
   readonly backoff?: BackoffPolicy;
   /** Servers' `logging/setLevel` follows it (the output channel's level; the CLI's --verbose). */

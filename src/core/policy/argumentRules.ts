@@ -1,4 +1,5 @@
 import type { RuleAction, RuleSettings } from '../settings/hostSettings';
+import { errorText } from '../util/errorText';
 import type { Logger } from '../util/logger';
 import { ruleEnvironment } from './celFunctions';
 import { compileToolGlobs, toolKey, type ToolMatcher } from './globMatcher';
@@ -8,7 +9,7 @@ import { compileCondition, type CompiledCondition } from './ruleCondition';
 export interface RuleHit {
   /** Where the rule is written, with its index: `mcpHost.rules[2]`, `mcpHost.roles.ops.rules[0]`. */
   readonly setting: string;
-  /** The action it had on this call: a failed or broken rule says `confirm` (a broken `deny` stays `deny`). */
+  /** The action it had on this call: a failed or broken rule says `confirm`, a failed or broken `deny` stays `deny`. */
   readonly action: RuleAction;
   readonly reason: string;
   /** Why the condition could not be used (run-time failure or a broken rule). */
@@ -33,8 +34,11 @@ interface CompiledRule {
  * The argument rules in force for one role: `mcpHost.rules`, then the role's `rules`, compiled
  * once when the policies are built (settings or role change). `judge` runs after the router has
  * checked the role and validated the arguments, so an `allow` can only ever auto-approve a call
- * the role may make. Precedence among matching rules: deny > confirm > allow; a condition that
- * fails at run time counts as `confirm` and is logged — never as allow, never as "no match".
+ * the role may make. Precedence among matching rules: deny > confirm > allow. A condition that
+ * cannot be evaluated (a run-time failure, a path `isWithin` cannot judge, a wrong type, a missing
+ * argument) fails closed and is logged: a `deny` rule denies, any other rule asks — never allow,
+ * never "no match". A failed deny that asked instead was answered by `--yes` (issue 25): a deny
+ * rule's question is one nobody may answer.
  */
 export class ArgumentRules {
   private readonly rules: readonly CompiledRule[];
@@ -83,9 +87,10 @@ export class ArgumentRules {
       const vars = { args, server, tool, role: this.context.role ?? '', workspaceFolder: this.context.workspaceFolder ?? '' };
       return condition.test(vars) ? { ...base, action: s.action } : undefined;
     } catch (e) {
-      const error = e instanceof Error ? e.message : String(e);
-      this.logger.warn(`rule ${s.setting} ("${s.reason}") failed on a call of ${toolKey(server, tool)}: ${error}; the call asks for confirmation`);
-      return { ...base, action: 'confirm', error };
+      const error = errorText(e);
+      const action = s.action === 'deny' ? 'deny' : 'confirm';
+      this.logger.warn(`rule ${s.setting} ("${s.reason}") failed on a call of ${toolKey(server, tool)}: ${error}; ${action === 'deny' ? 'the call is denied' : 'the call asks for confirmation'}`);
+      return { ...base, action, error };
     }
   }
 }

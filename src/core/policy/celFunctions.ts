@@ -16,7 +16,7 @@ const LIMITS = { maxAstNodes: 1000, maxDepth: 32, maxListElements: 256, maxMapEn
  * `workspaceFolder` ('' without one), and the host functions CEL lacks:
  *
  * - `isWithin(path, dir)` / `isWithin(path, [dirs])`: the path is `dir` or below it, judged on
- *   canonical paths (see isWithin.ts). Fails (→ the call asks) for an ambiguous path.
+ *   canonical paths (see isWithin.ts). Fails for an ambiguous path (→ a deny rule denies, others ask).
  * - `canonicalPath(path)`: the absolute, normalised path with symbolic links resolved.
  * - `urlHost(url)`: the lower-case host name of a URL (`https://a.example@evil.example/` → `evil.example`).
  *

@@ -26,8 +26,9 @@ const MAX_DECODE_ROUNDS = 3;
  * A server may read the string differently than a POSIX shell: it may percent-decode it
  * (`%2e%2e%2f`) or take `\` as a separator. Every such reading is judged; when they disagree the
  * answer is not "true" or "false" but a {@link PathJudgementError}, which a rule treats as a
- * run-time failure (the call asks). An ambiguous path therefore never slips through an `allow`
- * rule nor past a `deny` rule.
+ * run-time failure: a `deny` rule denies the call, any other rule asks (see ArgumentRules). So an
+ * ambiguous path never slips through an `allow` rule, and never past a `deny` rule — not even
+ * with `--yes`, which answers questions but never a deny.
  */
 export function isWithin(p: string, dir: string, ctx: PathContext = {}): boolean {
   const root = canonicalPath(dir, ctx);

@@ -17,7 +17,8 @@ export type CompiledCondition =
 /**
  * Parses and type-checks a rule's `when` once. The result must be a bool (or dyn, checked again
  * at run time). `test` throws on any run-time failure (a missing field, a wrong type, a path that
- * cannot be judged, a non-bool result): the caller turns that into `confirm`, never into allow.
+ * cannot be judged, a non-bool result): the caller turns that into `deny` for a deny rule and
+ * `confirm` for the others, never into allow.
  */
 export function compileCondition(text: string, env: Environment): CompiledCondition {
   let program: ReturnType<Environment['parse']>;

@@ -218,6 +218,9 @@ export function makeWorkspace(settings: Record<string, unknown> | string): strin
   return dir;
 }
 
+/** The published `@modelcontextprotocol/server-filesystem` (from node_modules), run with `node FILESYSTEM_SERVER DIR`. */
+export const FILESYSTEM_SERVER = path.join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js');
+
 /** Settings of one stdio fixture server (`node test/fixtures/servers/<name>.mjs`). */
 export function fixtureServer(name: string, env: Record<string, string> = {}): Record<string, unknown> {
   return { command: process.execPath, args: [fixturePath(name)], env: { ...nodeEnv(), ...env } };

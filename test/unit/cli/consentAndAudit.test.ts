@@ -17,7 +17,7 @@ describe('consent from the terminal', function () {
     assert.equal(r.code, 1, describeRun(r));
     const basic = parseJson(r).servers[0];
     assert.equal(basic.state, 'error');
-    assert.match(basic.error, /not started: this server has not been allowed to start in this workspace and there is no terminal to ask on; allow it once on a terminal \(e\.g\. "mcp-host check"\), or pass --yes: .*basic\.mjs/);
+    assert.match(basic.error, /not started: this server has not been allowed to start in this workspace and there is no terminal to ask on; allow it with "mcp-host allow basic" \(or once on a terminal, e\.g\. "mcp-host check"\), or pass --allow-servers for this run: .*basic\.mjs/);
 
     r = await runCli(['check', '--workspace', ws, '--yes'], { consent: false });
     assert.equal(r.code, 0, describeRun(r));

@@ -22,7 +22,7 @@ function options(argv: string[]): Record<string, unknown> {
 
 describe('cli parseArgs', () => {
   it('parses check with defaults and flags', () => {
-    assert.deepEqual(parseArgs(['check']), { command: 'check', options: { workspace: undefined, role: undefined, verbose: false, json: false, login: false, yes: false, locked: false } });
+    assert.deepEqual(parseArgs(['check']), { command: 'check', options: { workspace: undefined, role: undefined, verbose: false, json: false, login: false, yes: false, allowServers: false, locked: false } });
     assert.deepEqual(options(['check', '--workspace', 'ws', '--role=support', '--json', '--verbose', '--login', '--locked', '-y']), {
       workspace: 'ws',
       role: 'support',
@@ -30,6 +30,7 @@ describe('cli parseArgs', () => {
       json: true,
       login: true,
       yes: true,
+      allowServers: false,
       locked: true,
     });
     assert.equal(options(['check', '--role', ''])['role'], '', '--role "" is no role');
@@ -43,6 +44,7 @@ describe('cli parseArgs', () => {
       name: 'basic__echo',
       args: { text: 'hi' },
       yes: true,
+      allowServers: false,
       audit: 'a.jsonl',
       timeoutMs: 500,
       json: true,
@@ -59,6 +61,7 @@ describe('cli parseArgs', () => {
       role: undefined,
       verbose: false,
       yes: true,
+      allowServers: false,
       audit: 'x',
       timeoutMs: 10,
       login: false,
@@ -79,8 +82,20 @@ describe('cli parseArgs', () => {
     assert.match(helpText(), /mcp-host login NAME/);
   });
 
+  it('parses allow [NAME…] and --allow-servers (issue 25)', () => {
+    assert.deepEqual(parseArgs(['allow']), { command: 'allow', options: { workspace: undefined, verbose: false, audit: undefined, servers: [] } });
+    assert.deepEqual(options(['allow', 'fs', 'memory', '--workspace', 'ws']), { workspace: 'ws', verbose: false, audit: undefined, servers: ['fs', 'memory'] });
+    for (const command of ['check', 'session', 'lock']) assert.equal(options([command, '--allow-servers'])['allowServers'], true, command);
+    assert.deepEqual([options(['call', 'x', '--allow-servers'])['allowServers'], options(['call', 'x', '--allow-servers'])['yes']], [true, false], 'it is not --yes');
+    usage(['allow', '--yes'], /unknown option "--yes" for "allow" \(it is an option of: check, call, session, lock\)/, 'allow');
+    usage(['allow', '--allow-servers'], /unknown option "--allow-servers" for "allow" \(it is an option of: check, call, session, lock\)/, 'allow');
+    assert.match(helpText('allow'), /without a terminal/);
+    assert.match(helpText('call'), /--allow-servers/);
+    assert.match(helpText(), /mcp-host allow \[NAME…\]/);
+  });
+
   it('parses lock and the audit commands', () => {
-    assert.deepEqual(parseArgs(['lock', '-y', '--role', '']), { command: 'lock', options: { workspace: undefined, role: '', verbose: false, yes: true } });
+    assert.deepEqual(parseArgs(['lock', '-y', '--role', '']), { command: 'lock', options: { workspace: undefined, role: '', verbose: false, yes: true, allowServers: false } });
     assert.deepEqual(parseArgs(['audit', 'verify', 'a.jsonl', '--json']), { command: 'audit verify', options: { workspace: undefined, json: true, allowUnanchored: false, files: ['a.jsonl'] } });
     assert.equal(options(['audit', 'verify', '--allow-unanchored'])['allowUnanchored'], true);
     const exported = parseArgs(['audit', 'export', '--since', '2026-01-31', '--server', 'basic', '--outcome', 'denied', '--format', 'csv']);
@@ -113,11 +128,11 @@ describe('cli parseArgs', () => {
 
   it('rejects bad usage with a clear message', () => {
     usage([], /no command given/);
-    usage(['chek'], /unknown command "chek"; commands: check, call, session, login, logout, lock, audit verify, audit export/);
+    usage(['chek'], /unknown command "chek"; commands: check, call, session, login, logout, lock, allow, audit verify, audit export/);
     usage(['help', 'chek'], /unknown command "chek"/);
     usage(['--json'], /expected a command before "--json"/);
     usage(['check', '--bogus'], /unknown option "--bogus" for "check"$/, 'check');
-    usage(['check', '--audit', 'x'], /unknown option "--audit" for "check" \(it is an option of: call, session, login, logout\)/, 'check');
+    usage(['check', '--audit', 'x'], /unknown option "--audit" for "check" \(it is an option of: call, session, login, logout, allow\)/, 'check');
     usage(['session', '--locked'], /unknown option "--locked" for "session" \(it is an option of: check\)/, 'session');
     usage(['check', '-x'], /unknown option "-x" for "check"$/, 'check');
     usage(['check', '--role'], /--role needs a value/, 'check');

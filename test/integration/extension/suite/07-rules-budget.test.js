@@ -47,6 +47,26 @@ describe('argument rules and the tool budget', () => {
     assert.match(refused.text, /denied the call to tool "files__write_file" \(asked because of rule mcpHost\.roles\.writer\.rules\[0\]: writes outside the workspace\)/);
   });
 
+  it('a deny rule whose condition cannot be evaluated denies: nobody is asked, the server is not called (issue 25)', async () => {
+    await useRole('writer', ['files']);
+    const ws = h.workspaceFolder();
+    const run = await h.chatRun({
+      query: '@mcp make a folder',
+      turns: [
+        { toolCalls: [{ name: 'files__create_directory', input: { path: '%2e%2e/escaped-dir' }, callId: 'd-1' }] },
+        { text: 'Refused.' },
+      ],
+      audit: 1,
+    });
+    const recs = run.audit.filter((r) => r.kind === 'call');
+    assert.deepStrictEqual(recs.map((r) => [r.tool, r.outcome, r.confirmedBy]), [['create_directory', 'denied', null]]);
+    assert.deepStrictEqual([recs[0].rule.setting, recs[0].rule.action, recs[0].rule.reason], ['mcpHost.roles.writer.rules[1]', 'deny', 'folders outside the workspace']);
+    assert.match(recs[0].rule.error, /inside .* under one reading and outside under another/);
+    for (const p of [path.join(ws, '..', 'escaped-dir'), path.join(ws, '%2e%2e')]) assert.strictEqual(fs.existsSync(p), false, p);
+    const refused = h.toolResults(run.model[1]).find((r) => r.callId === 'd-1');
+    assert.match(refused.text, /refused by the host's policy \(rule mcpHost\.roles\.writer\.rules\[1\]: folders outside the workspace — /);
+  });
+
   it('a role of 400 tools: requests carry at most 128 definitions, and the model reaches any tool through search_tools', async () => {
     const host = await useRole('budget', ['crm', 'billing', 'support', 'devops']);
     assert.strictEqual(host.snapshot().exposed.length, 400);

@@ -186,6 +186,52 @@ describe('McpHost: argument rules in the router', function () {
     assert.deepEqual(confirmer.asked(), ['payments__refund', 'payments__refund', 'payments__refund']);
   });
 
+  describe('nothing but a settings change turns a deny or a tool outside the role into a run (issue 25)', () => {
+    const DENY_OUTSIDE: RuleSettings = { tools: ['files/write_file'], when: '!isWithin(args.path, workspaceFolder)', action: 'deny', reason: 'writes outside the workspace', setting: 'mcpHost.rules[0]' };
+    const unjudgeable = '%2e%2e/escaped.txt';
+
+    it('a deny rule whose condition cannot be evaluated denies, with autoApprove and --yes, audited with the error', async () => {
+      const { host, confirmer, calls } = await start(() => 'once', { rules: [DENY_OUTSIDE], autoApprove: ['*/*'] }, { assumeYes: true });
+      const r = await host.call({ name: 'files__write_file', args: { path: unjudgeable, content: 'x' } });
+      assert.equal(r.outcome, 'denied');
+      assert.equal(r.confirmedBy, null);
+      assert.match(r.modelText, /refused by the host's policy \(rule mcpHost\.rules\[0\]: writes outside the workspace — path .* under another/);
+      assert.deepEqual(confirmer.asked(), []);
+      assert.deepEqual(servers.calls('files'), []);
+      assert.equal(calls()[0].outcome, 'denied');
+      assert.equal(calls()[0].rule?.action, 'deny');
+      assert.match(calls()[0].rule?.error ?? '', /inside .* under one reading and outside under another/);
+      assert.equal(host.log.matching(/rule mcpHost\.rules\[0\] .* failed on a call of files\/write_file: .*; the call is denied/, 'warn').length, 1);
+    });
+
+    it('a session approval of the tool does not skip a deny rule, evaluated or failed', async () => {
+      const { host, confirmer } = await start(() => 'session', { rules: [DENY_OUTSIDE], autoApprove: [] });
+      const inside = await host.call({ name: 'files__write_file', args: { path: 'a.txt', content: 'x' } });
+      assert.equal(inside.confirmedBy, 'session', 'the tool is now approved for the session');
+      for (const p of [unjudgeable, '../escaped.txt']) {
+        const r = await host.call({ name: 'files__write_file', args: { path: p, content: 'x' } });
+        assert.equal(r.outcome, 'denied', p);
+      }
+      assert.deepEqual(confirmer.asked(), ['files__write_file'], 'asked once, for the first call only');
+      assert.deepEqual(servers.calls('files'), ['write_file']);
+    });
+
+    it('a tool taken out of the role stays out: not its session approval, autoApprove or --yes brings it back', async () => {
+      const writer = (exclude: string[]) => role('writer', { tools: ['files/*'], exclude });
+      const { host, confirmer } = await start(() => 'session', { roles: [writer([])], activeRole: 'writer', autoApprove: [] });
+      assert.equal((await host.call({ name: 'files__write_file', args: { path: 'a.txt', content: 'x' } })).confirmedBy, 'session');
+      await host.applySettings(settings({ servers: ['files', 'payments', 'mail'].map((n) => servers.settings(n)), roles: [writer(['files/write_file'])], activeRole: 'writer', autoApprove: ['*/*'] }));
+      const r = await host.call({ name: 'files__write_file', args: { path: 'b.txt', content: 'x' } });
+      assert.equal(r.outcome, 'notFound');
+      assert.deepEqual(confirmer.asked(), ['files__write_file']);
+      assert.deepEqual(servers.calls('files'), ['write_file']);
+
+      const yes = await start(() => 'once', { roles: [writer(['files/write_file'])], activeRole: 'writer', autoApprove: ['*/*'] }, { assumeYes: true });
+      assert.equal((await yes.host.call({ name: 'files__write_file', args: { path: 'c.txt', content: 'x' } })).outcome, 'notFound');
+      assert.deepEqual(servers.calls('files'), []);
+    });
+  });
+
   it('--yes answers a rule\'s question (recorded as "flag", with the rule)', async () => {
     const { host, confirmer } = await start(() => 'deny', {}, { assumeYes: true });
     const r = await host.call({ name: 'payments__refund', args: { amount: 500 } });

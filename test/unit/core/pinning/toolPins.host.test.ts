@@ -9,7 +9,7 @@ import type { PinningMode } from '../../../../src/core/settings/hostSettings';
 import { LOCKFILE_NAME, parseLockfile } from '../../../../src/core/pinning/lockfile';
 import { ReviewError } from '../../../../src/core/pinning/toolPins';
 import { InMemoryServers } from '../../../fixtures/inMemoryServers';
-import { memoryHostOptions, settings, useTestEnv, waitFor, type Any } from '../helpers';
+import { memoryHostOptions, RecordingConfirmer, settings, useTestEnv, waitFor, type Any } from '../helpers';
 
 /** A server whose descriptions the test sets before each start, and can change while it runs (list_changed). */
 class Descriptions {
@@ -70,6 +70,22 @@ describe('pinning in the host', () => {
     const rec = host.sink.records.find((x: Any) => x.kind === 'review') as Any;
     assert.deepEqual([rec.decision, rec.server, rec.firstReview, rec.by.via, rec.added.map((a: Any) => a.tool)], ['approve', 'dyn', true, 'editor', ['alpha', 'beta']]);
     assert.equal((host.sink.records.find((x: Any) => x.kind === 'call' && x.outcome === 'quarantined') as Any)?.name, 'dyn__alpha');
+  });
+
+  it('a quarantined tool is never called: not by autoApprove, a session approval taken before, or --yes (issue 25)', async () => {
+    const confirmer = new RecordingConfirmer(() => 'session');
+    const host = await env.started({ settings: settings({ servers: [servers.settings('dyn')], pinning: 'off' }), workspaceFolder: env.dir, confirmer, ...memoryHostOptions(servers) });
+    assert.equal((await host.call({ name: 'dyn__alpha' })).confirmedBy, 'session', 'approved for the session while pinning was off');
+    await host.applySettings(settings({ servers: [servers.settings('dyn')], autoApprove: ['*/*'], pinning: 'review' }));
+    await waitFor('alpha quarantined', () => !!host.snapshot().quarantine('dyn', 'alpha'));
+    assert.equal((await host.call({ name: 'dyn__alpha' })).outcome, 'quarantined');
+    assert.equal(confirmer.requests.length, 1);
+    assert.deepEqual(servers.calls('dyn'), ['alpha'], 'only the call made before the quarantine reached the server');
+
+    const yes = await env.started({ settings: settings({ servers: [servers.settings('dyn')], autoApprove: ['*/*'], pinning: 'review' }), workspaceFolder: env.dir, assumeYes: true, ...memoryHostOptions(servers) });
+    const r = await yes.call({ name: 'dyn__beta' });
+    assert.deepEqual([r.outcome, r.confirmedBy], ['quarantined', null]);
+    assert.deepEqual(servers.calls('dyn'), [], 'the live server (started for the --yes host) received no call');
   });
 
   it('a description changed between two starts quarantines that tool only; approving it writes the lockfile', async () => {

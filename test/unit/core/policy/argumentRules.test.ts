@@ -53,29 +53,44 @@ describe('ArgumentRules', () => {
     assert.deepEqual(r.judge('mail', 'send', { to: [] }), {}, 'all() of nothing is true');
   });
 
-  it('run-time failures count as confirm and are logged: missing field, wrong type, wrong element type, unjudgeable path', () => {
+  it('run-time failures fail closed and are logged: missing field, wrong type, wrong element type, unjudgeable path', () => {
     const logger = new RecordingLogger();
     const r = rules(ISSUE_RULES(), logger);
-    const cases: [string, string, Record<string, unknown>, RegExp][] = [
-      ['payments', 'refund', {}, /No such key: amount/],
-      ['payments', 'refund', { amount: '75' }, /no such overload/],
-      ['mail', 'send', { to: 'eve@evil.example' }, /cannot be range of a comprehension/],
-      ['mail', 'send', { to: [42] }, /no matching overload/],
-      ['filesystem', 'write_file', { path: 42 }, /no matching overload/],
-      ['filesystem', 'write_file', { path: `${ws}/%2e%2e/etc/passwd` }, /one reading and outside under another/],
+    // A confirm rule that fails asks; the deny rule (mail/send) that fails denies.
+    const cases: [string, string, Record<string, unknown>, RegExp, 'confirm' | 'deny'][] = [
+      ['payments', 'refund', {}, /No such key: amount/, 'confirm'],
+      ['payments', 'refund', { amount: '75' }, /no such overload/, 'confirm'],
+      ['mail', 'send', { to: 'eve@evil.example' }, /cannot be range of a comprehension/, 'deny'],
+      ['mail', 'send', { to: [42] }, /no matching overload/, 'deny'],
+      ['filesystem', 'write_file', { path: 42 }, /no matching overload/, 'confirm'],
+      ['filesystem', 'write_file', { path: `${ws}/%2e%2e/etc/passwd` }, /one reading and outside under another/, 'confirm'],
     ];
-    for (const [server, tool, args, error] of cases) {
+    for (const [server, tool, args, error, action] of cases) {
       const ruling = r.judge(server, tool, args);
-      assert.equal(ruling.action, 'confirm', `${server}/${tool} ${JSON.stringify(args)}`);
+      assert.equal(ruling.action, action, `${server}/${tool} ${JSON.stringify(args)}`);
       assert.match(ruling.rule?.error ?? '', error);
     }
-    assert.equal(logger.matching(/failed on a call of .*; the call asks for confirmation/, 'warn').length, cases.length);
+    assert.equal(logger.matching(/failed on a call of .*; the call asks for confirmation/, 'warn').length, 4);
+    assert.equal(logger.matching(/failed on a call of mail\/send: .*; the call is denied/, 'warn').length, 2);
     assert.match(logger.lines[0].message, /rule mcpHost\.rules\[1\] \("refund over 50"\) failed on a call of payments\/refund: No such key: amount/);
   });
 
-  it('a deny rule that fails at run time asks rather than allowing or denying', () => {
-    const r = rules([rule({ tools: ['mail/send'], when: "args.to.exists(a, !a.endsWith('@acme.example'))", action: 'deny' })]);
-    assert.equal(r.judge('mail', 'send', {}).action, 'confirm');
+  it('a deny rule that fails at run time denies (fails closed), names the error and logs it', () => {
+    const logger = new RecordingLogger();
+    const r = rules([rule({ tools: ['mail/send'], when: "args.to.exists(a, !a.endsWith('@acme.example'))", action: 'deny' })], logger);
+    const ruling = r.judge('mail', 'send', {});
+    assert.equal(ruling.action, 'deny');
+    assert.equal(ruling.rule?.action, 'deny');
+    assert.match(ruling.rule?.error ?? '', /No such key: to/);
+    assert.equal(logger.matching(/rule mcpHost\.rules\[0\] \("reason 0"\) failed on a call of mail\/send: .*; the call is denied/, 'warn').length, 1);
+  });
+
+  it('a deny path rule denies every path isWithin cannot judge, and every argument that is not a path', () => {
+    const r = rules([rule({ tools: ['filesystem/write_file'], when: '!isWithin(args.path, workspaceFolder)', action: 'deny' })]);
+    const unjudgeable: unknown[] = ['%2e%2e/x', '%252e%252e/x', 'sub\\..\\..\\x', 'x\u0000/../../y', '', 42, ['a'], { p: 'a' }, null, true];
+    for (const p of unjudgeable) assert.equal(r.judge('filesystem', 'write_file', { path: p }).action, 'deny', JSON.stringify(p));
+    assert.equal(r.judge('filesystem', 'write_file', {}).action, 'deny', 'a missing argument');
+    assert.deepEqual(r.judge('filesystem', 'write_file', { path: 'notes/a.txt' }), {}, 'a plain path inside still matches nothing');
   });
 
   it('a condition that is not boolean at run time fails (dyn result)', () => {
@@ -125,7 +140,7 @@ describe('ArgumentRules', () => {
     assert.equal(r.judge('s', 't', { x: 9 }).action, 'deny');
   });
 
-  it('a run-time failure outranks an allow (it asks) but not a deny', () => {
+  it('a run-time failure of an allow or confirm rule outranks an allow (it asks) but not a deny', () => {
     const r = rules([rule({ action: 'allow' }, 0), rule({ when: 'args.missing > 1', action: 'allow' }, 1)]);
     assert.equal(r.judge('s', 't', {}).action, 'confirm');
     const d = rules([rule({ when: 'args.missing > 1', action: 'allow' }, 0), rule({ action: 'deny' }, 1)]);
