@@ -99,7 +99,7 @@ describe('McpHost: audit', function () {
     const auditPath = env.file('audit.jsonl');
     const PERSON_MS = 400;
     // The person reads the question for a while before allowing the call.
-    const confirmer = new RecordingConfirmer(async () => {
+    const confirmer = new RecordingConfirmer(async (): Promise<'once'> => {
       await sleep(PERSON_MS);
       return 'once';
     });
