@@ -43,11 +43,9 @@ export interface ToolCallResult {
   readonly outcome: CallOutcome;
   readonly isError: boolean;
   readonly confirmedBy: ConfirmedBy;
-  /** From the request to the result, waiting for a person included. */
+  /** From the request to the result; `serverMs` is the `tools/call` alone, `confirmWaitMs` the wait for a person (each absent when it did not happen). */
   readonly durationMs: number;
-  /** The `tools/call` itself (absent when the server was not called). */
   readonly serverMs?: number;
-  /** Waiting for a person's answer to the confirmation (absent when nobody was asked). */
   readonly confirmWaitMs?: number;
   /** The server's content array as returned (empty when the server was not called). */
   readonly content: readonly ContentBlock[];
@@ -98,7 +96,7 @@ export class ToolRouter {
     const { registry, servers, policies } = this.options;
     const policy = policies.current;
     const entry = registry.lookup(request.name);
-    const base: CallBase = { name: request.name, started, role: policy.roleName };
+    const base: CallBase = { name: request.name, started, role: policy.roleName, times: {} };
 
     // Outside the role is answered exactly like an unknown name.
     if (!entry || !policy.allows(entry.server, entry.tool.name)) {
@@ -146,7 +144,7 @@ export class ToolRouter {
     else {
       const asked = performance.now();
       const answer = await this.confirmations.ask(entry, args, policy.roleName, request.signal, ruleAsks ? ruling.rule : undefined);
-      base.confirmWaitMs = elapsed(asked);
+      base.times.confirmWaitMs = elapsed(asked);
       if (request.signal?.aborted) return this.finish(base, entry, args, { outcome: 'cancelled', text: cancelledText(entry) });
       if (answer === 'deny') {
         return this.finish(base, entry, args, {
@@ -171,17 +169,15 @@ export class ToolRouter {
       const onProgress = callProgressReport(this.options.logger, entry.name, (t) => this.redactor.text(t), request.onProgress);
       const progress = policy.progressFor(server);
       const called = performance.now();
-      try {
-        raw = await connection.callTool(tool, args, {
+      raw = await connection
+        .callTool(tool, args, {
           timeoutMs,
           signal: request.signal,
           onProgress,
           resetTimeoutOnProgress: progress.resetTimeoutOnProgress,
           maxTotalTimeoutMs: progress.maxTotalTimeoutMs,
-        });
-      } finally {
-        base.serverMs = elapsed(called);
-      }
+        })
+        .finally(() => (base.times.serverMs = elapsed(called)));
     } catch (e) {
       if (request.signal?.aborted) return this.finish(base, entry, args, { outcome: 'cancelled', text: cancelledText(entry), confirmedBy });
       if (e instanceof CallTimeoutError) {
@@ -230,7 +226,6 @@ export class ToolRouter {
     },
   ): ToolCallResult {
     const durationMs = elapsed(base.started);
-    const times = { ...(base.serverMs === undefined ? {} : { serverMs: base.serverMs }), ...(base.confirmWaitMs === undefined ? {} : { confirmWaitMs: base.confirmWaitMs }) };
     // The one redaction point of what a call gives back: every text a model or a person sees.
     const redactor = this.redactor;
     const converted = r.converted?.parts;
@@ -248,7 +243,7 @@ export class ToolRouter {
       isError: r.outcome !== 'ok',
       confirmedBy: r.confirmedBy ?? null,
       durationMs,
-      ...times,
+      ...base.times,
       content: r.content ?? [],
       structuredContent: r.structuredContent,
       parts,
@@ -268,13 +263,13 @@ export class ToolRouter {
       outcome: r.outcome,
       isError: r.outcome !== 'ok',
       durationMs,
-      ...times,
+      ...base.times,
       confirmedBy: result.confirmedBy,
       result: summarize(modelText),
       definitionHash: entry?.definitionHash ?? null,
       ...(base.rule ? { rule: base.rule } : {}),
     });
-    const waited = base.confirmWaitMs === undefined ? '' : `, ${base.confirmWaitMs} ms of it waiting for confirmation`;
+    const waited = base.times.confirmWaitMs === undefined ? '' : `, ${base.times.confirmWaitMs} ms of it waiting for confirmation`;
     this.options.logger.info(`call ${base.name} → ${r.outcome} in ${durationMs} ms${waited}${result.confirmedBy ? ` (confirmed by ${result.confirmedBy})` : ''}`);
     return result;
   }
@@ -285,9 +280,7 @@ interface CallBase {
   readonly started: number;
   readonly role: string | undefined;
   rule?: RuleHit;
-  /** Measured apart, so the audit can tell the server's time from a person's. */
-  serverMs?: number;
-  confirmWaitMs?: number;
+  readonly times: { serverMs?: number; confirmWaitMs?: number }; // apart: the server's time, a person's wait
 }
 
 function ruleLabel(rule: RuleHit): string {
