@@ -1,6 +1,7 @@
 // MCP Host audit view (webview). Receives rows from the extension ({ type: 'rows' | 'append' }),
 // filters them by each column, shows one record's arguments and result on selection, and draws
-// calls per outcome and duration percentiles per tool. No remote resources; strict CSP.
+// calls per outcome and percentiles of the server's time per tool (a person's wait to confirm is
+// a column of its own, never part of the server's time). No remote resources; strict CSP.
 (function () {
   'use strict';
   const vscode = acquireVsCodeApi();
@@ -38,7 +39,7 @@
     return rows.filter(
       (r) =>
         (since === undefined || Date.parse(r.ts) >= since) &&
-        (min === undefined || (r.durationMs !== null && r.durationMs >= min)) &&
+        (min === undefined || (r.serverMs !== null && r.serverMs >= min)) &&
         FILTERS.every((f) => want[f] === '' || String(r[f]) === want[f]),
     );
   }
@@ -61,9 +62,9 @@
         const tr = el('tr', { 'data-id': String(r.id), tabindex: '0' });
         if (selected && selected.id === r.id) tr.classList.add('selected');
         const outcome = el('span', { class: `outcome ${r.kind === 'call' ? r.outcome : 'other'}` }, r.outcome);
-        const cells = [time(r.ts), r.role || '—', r.server || '—', r.tool || '—', outcome, ms(r.durationMs), r.confirmedBy || '—'];
+        const cells = [time(r.ts), r.role || '—', r.server || '—', r.tool || '—', outcome, ms(r.serverMs), ms(r.confirmWaitMs), ms(r.durationMs), r.confirmedBy || '—'];
         cells.forEach((c, i) => {
-          const td = el('td', i === 5 ? { class: 'num' } : {});
+          const td = el('td', i >= 5 && i <= 7 ? { class: 'num' } : {});
           if (typeof c === 'string') td.textContent = c;
           else td.append(c);
           tr.append(td);
@@ -83,7 +84,9 @@
     $('detail-args-label').textContent = r.kind === 'call' ? 'Arguments' : 'Record';
     $('detail-args').textContent = JSON.stringify(r.args, null, 2);
     $('detail-result').textContent = r.result || '—';
-    $('detail-result-label').textContent = r.kind === 'call' ? `Result (${r.outcome}${r.confirmedBy ? `, confirmed by ${r.confirmedBy}` : ''})` : r.kind === 'consent' ? 'Command' : '';
+    const times = [r.serverMs !== null ? `server ${ms(r.serverMs)}` : '', r.confirmWaitMs !== null ? `waited ${ms(r.confirmWaitMs)} for a person` : ''].filter(Boolean).join(', ');
+    $('detail-result-label').textContent =
+      r.kind === 'call' ? `Result (${r.outcome}${r.confirmedBy ? `, confirmed by ${r.confirmedBy}` : ''}${times ? `; ${times}` : ''})` : r.kind === 'consent' ? 'Command' : '';
   }
 
   function renderOutcomes(list) {
@@ -112,10 +115,10 @@
   function renderPercentiles(list) {
     const byTool = new Map();
     for (const r of list) {
-      if (r.kind !== 'call' || r.durationMs === null || !r.tool) continue;
+      if (r.kind !== 'call' || r.serverMs === null || !r.tool) continue;
       const key = `${r.server}/${r.tool}`;
       if (!byTool.has(key)) byTool.set(key, []);
-      byTool.get(key).push(r.durationMs);
+      byTool.get(key).push(r.serverMs);
     }
     const stats = [...byTool].map(([tool, d]) => {
       const s = d.slice().sort((a, b) => a - b);

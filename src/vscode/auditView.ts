@@ -25,18 +25,18 @@ export function auditHtml(webview: Pick<vscode.Webview, 'cspSource'>, uris: { cs
 <header><h1>MCP Host audit log</h1><span id="source" class="muted"></span><span id="count" class="muted"></span></header>
 <div id="charts">
   <section><h2>Calls per outcome</h2><div id="by-outcome"></div></section>
-  <section><h2>Duration per tool</h2><p id="percentiles-empty" class="muted">No calls.</p>
+  <section><h2>Server time per tool</h2><p id="percentiles-empty" class="muted">No calls.</p>
     <table id="percentiles"><thead><tr><th>Tool</th><th>Calls</th><th>p50</th><th>p90</th><th>p99</th><th></th></tr></thead><tbody></tbody></table></section>
 </div>
 <div id="filters">
   ${filter('since', 'Since', '<input id="f-since" type="datetime-local">')}
   ${filter('role', 'Role')}${filter('server', 'Server')}${filter('tool', 'Tool')}${filter('outcome', 'Outcome')}
-  ${filter('duration', 'Duration ≥ ms', '<input id="f-duration" type="number" min="0" step="1">')}
+  ${filter('duration', 'Server time ≥ ms', '<input id="f-duration" type="number" min="0" step="1">')}
   ${filter('confirmedBy', 'Confirmed by')}
   <button id="f-clear" type="button">Clear filters</button>
 </div>
 <div id="main">
-  <div id="table-wrap"><table id="records"><thead><tr><th>Time</th><th>Role</th><th>Server</th><th>Tool</th><th>Outcome</th><th>Duration</th><th>Confirmed by</th></tr></thead><tbody></tbody></table></div>
+  <div id="table-wrap"><table id="records"><thead><tr><th>Time</th><th>Role</th><th>Server</th><th>Tool</th><th>Outcome</th><th>Server time</th><th>Confirmation wait</th><th>Total</th><th>Confirmed by</th></tr></thead><tbody></tbody></table></div>
   <section id="detail"><h2 id="detail-title">Select a record</h2>
     <h2 id="detail-args-label" class="muted"></h2><pre id="detail-args"></pre>
     <h2 id="detail-result-label" class="muted"></h2><pre id="detail-result"></pre></section>

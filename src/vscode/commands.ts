@@ -100,7 +100,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable {
 
   register(COMMANDS.showOutput, () => logger.show());
 
-  register(COMMANDS.openSettings, () => vscode.commands.executeCommand('workbench.action.openSettings', `@ext:${deps.extensionId}`));
+  register(COMMANDS.openSettings, () => vscode.commands.executeCommand(...settingsCommand(deps.extensionId, vscode.workspace.workspaceFolders !== undefined)));
 
   register(COMMANDS.setSecret, async () => {
     const name = await pickSecretName(controller, 'Set Secret', true);
@@ -205,4 +205,12 @@ async function pickSecretName(controller: HostController, title: string, allowNe
     ignoreFocusOut: true,
     validateInput: (v) => (/^[^{}$\s]+$/.test(v.trim()) ? undefined : 'A name without spaces, "{", "}" or "$".'),
   }).then((v) => v?.trim() || undefined);
+}
+
+/**
+ * Open Settings: MCP Host's settings in the Workspace scope, where its values live (servers, roles,
+ * rules are the workspace's), when a folder or workspace is open; the User scope otherwise.
+ */
+export function settingsCommand(extensionId: string, workspaceOpen: boolean): [command: string, query: string] {
+  return [workspaceOpen ? 'workbench.action.openWorkspaceSettings' : 'workbench.action.openSettings', `@ext:${extensionId}`];
 }

@@ -5,10 +5,16 @@ import type { DefinitionReview } from '../core/pinning/definitionReview';
 
 export const REVIEW_SCHEME = 'mcp-host-review';
 
-/** `mcp-host-review:/<server>/<side>.jsonc` */
+/**
+ * `mcp-host-review:/<server>/<side>.mcp-host-review`: JSON with comments under a language of its own
+ * (package.json), whose default wraps long lines, so a long description is read whole in the diff.
+ */
 export function reviewUri(server: string, side: 'reviewed' | 'now'): vscode.Uri {
-  return vscode.Uri.from({ scheme: REVIEW_SCHEME, path: `/${encodeURIComponent(server)}/${side}.jsonc` });
+  return vscode.Uri.from({ scheme: REVIEW_SCHEME, path: `/${encodeURIComponent(server)}/${side}${REVIEW_EXTENSION}` });
 }
+
+/** The file extension of the review's language `mcp-host-review` (package.json). */
+export const REVIEW_EXTENSION = '.mcp-host-review';
 
 export function serverOfReviewUri(uri: vscode.Uri | undefined): string | undefined {
   const m = uri?.scheme === REVIEW_SCHEME ? /^\/([^/]+)\//.exec(uri.path) : null;
@@ -29,8 +35,8 @@ export function reviewTitle(r: DefinitionReview): string {
 
 /**
  * Review Tool Changes…: a server's definitions as reviewed (mcp-host.lock.json) and as listed now,
- * side by side in VS Code's diff editor, with Approve / Reject in its title bar (and the command
- * palette while it is open). What is approved is exactly what was shown: an approval after the server changed
+ * side by side in VS Code's diff editor (long lines wrapped), with "Approve Tool Changes" and
+ * "Reject Tool Changes" as words in its title bar (and the command palette while it is open). What is approved is exactly what was shown: an approval after the server changed
  * its tools again is refused and the review reopens.
  */
 export class ToolReviews implements vscode.TextDocumentContentProvider, vscode.Disposable {
@@ -47,7 +53,7 @@ export class ToolReviews implements vscode.TextDocumentContentProvider, vscode.D
     const server = serverOfReviewUri(uri);
     const r = server === undefined ? undefined : this.shown.get(server);
     if (!r) return '// this review is closed\n';
-    return uri.path.endsWith('/reviewed.jsonc') ? r.before : r.after;
+    return uri.path.endsWith(`/reviewed${REVIEW_EXTENSION}`) ? r.before : r.after;
   }
 
   /** Open the diff of one server's pending changes. */
@@ -64,7 +70,7 @@ export class ToolReviews implements vscode.TextDocumentContentProvider, vscode.D
     void vscode.window.showInformationMessage(
       this.host().definitions.mode === 'locked'
         ? `MCP Host: mcpHost.pinning is "locked": update mcp-host.lock.json with "mcp-host lock" and commit it.`
-        : `MCP Host: ${reviewTitle(review)}. Approve (✓) writes mcp-host.lock.json; Reject (✗) keeps it. Both are in the editor's title bar.`,
+        : `MCP Host: ${reviewTitle(review)}. "Approve Tool Changes" writes mcp-host.lock.json; "Reject Tool Changes" keeps it. Both are in the editor's title bar.`,
     );
   }
 

@@ -34,7 +34,9 @@ export function toolDescription(node: ToolNode): string {
 
 export function toolTooltip(node: ToolNode): string {
   const t = node.tool;
-  const lines = [`**${escapeMarkdown(node.exposedName ?? t.name)}** — tool \`${t.name.replace(/`/g, "'")}\` of server **${escapeMarkdown(node.server)}**`, ''];
+  // The row shows the tool's own name (it sits under its server); the name the model sees is here.
+  const exposed = node.exposedName === undefined ? '' : `, offered to the model as \`${node.exposedName.replace(/`/g, "'")}\``;
+  const lines = [`**${escapeMarkdown(t.name)}** — tool of server **${escapeMarkdown(node.server)}**${exposed}`, ''];
   const title = t.title ?? t.annotations?.title;
   if (title) lines.push(`Title: ${escapeMarkdown(title)}`, '');
   if (t.description) lines.push(`Description (from the server): ${escapeMarkdown(cut(t.description, 1000))}`, '');
@@ -71,8 +73,9 @@ export function toolContextValue(node: ToolNode): string {
   return tokens.join(' ');
 }
 
+/** A tool row under its server: the tool's own name (no server prefix, so the flags fit a narrow side bar). */
 export function toolItem(node: ToolNode): vscode.TreeItem {
-  const item = new vscode.TreeItem(node.exposedName ?? node.tool.name, vscode.TreeItemCollapsibleState.None);
+  const item = new vscode.TreeItem(node.tool.name, vscode.TreeItemCollapsibleState.None);
   item.id = `tool:${node.server}/${node.tool.name}`;
   item.description = toolDescription(node);
   item.tooltip = markdown(toolTooltip(node));

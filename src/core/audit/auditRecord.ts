@@ -16,7 +16,12 @@ export interface CallAuditRecord {
   readonly args: unknown;
   readonly outcome: CallOutcome;
   readonly isError: boolean;
+  /** From the request to the result, waiting for a person included. */
   readonly durationMs: number;
+  /** The server's time: the `tools/call` alone (absent when the server was not called, and in records before 0.1.x). */
+  readonly serverMs?: number;
+  /** Waiting for a person's answer to the confirmation (absent when nobody was asked, and in older records). */
+  readonly confirmWaitMs?: number;
   readonly confirmedBy: ConfirmedBy;
   /** Summary of what the model was given, at most 1 KB. */
   readonly result: string;

@@ -16,6 +16,7 @@ import type { Logger } from '../util/logger';
 import type { ProgressListener } from '../mcp/callProgress';
 import { ArgumentValidator } from './argumentValidator';
 import { callProgressReport, timeoutText } from './callProgressReport';
+import { elapsed } from './contextFailure';
 import { parseCallArguments } from './callArguments';
 import { ConfirmationQueue } from './confirmationQueue';
 import type { Confirmer } from './confirmer';
@@ -42,7 +43,10 @@ export interface ToolCallResult {
   readonly outcome: CallOutcome;
   readonly isError: boolean;
   readonly confirmedBy: ConfirmedBy;
+  /** From the request to the result; `serverMs` is the `tools/call` alone, `confirmWaitMs` the wait for a person (each absent when it did not happen). */
   readonly durationMs: number;
+  readonly serverMs?: number;
+  readonly confirmWaitMs?: number;
   /** The server's content array as returned (empty when the server was not called). */
   readonly content: readonly ContentBlock[];
   readonly structuredContent?: Record<string, unknown>;
@@ -92,7 +96,7 @@ export class ToolRouter {
     const { registry, servers, policies } = this.options;
     const policy = policies.current;
     const entry = registry.lookup(request.name);
-    const base: CallBase = { name: request.name, started, role: policy.roleName };
+    const base: CallBase = { name: request.name, started, role: policy.roleName, times: {} };
 
     // Outside the role is answered exactly like an unknown name.
     if (!entry || !policy.allows(entry.server, entry.tool.name)) {
@@ -138,7 +142,9 @@ export class ToolRouter {
     else if (!ruleAsks && approvals.has(policy.roleName, server, tool)) confirmedBy = 'session';
     else if (policy.assumeYes) confirmedBy = 'flag';
     else {
+      const asked = performance.now();
       const answer = await this.confirmations.ask(entry, args, policy.roleName, request.signal, ruleAsks ? ruling.rule : undefined);
+      base.times.confirmWaitMs = elapsed(asked);
       if (request.signal?.aborted) return this.finish(base, entry, args, { outcome: 'cancelled', text: cancelledText(entry) });
       if (answer === 'deny') {
         return this.finish(base, entry, args, {
@@ -162,13 +168,16 @@ export class ToolRouter {
     try {
       const onProgress = callProgressReport(this.options.logger, entry.name, (t) => this.redactor.text(t), request.onProgress);
       const progress = policy.progressFor(server);
-      raw = await connection.callTool(tool, args, {
-        timeoutMs,
-        signal: request.signal,
-        onProgress,
-        resetTimeoutOnProgress: progress.resetTimeoutOnProgress,
-        maxTotalTimeoutMs: progress.maxTotalTimeoutMs,
-      });
+      const called = performance.now();
+      raw = await connection
+        .callTool(tool, args, {
+          timeoutMs,
+          signal: request.signal,
+          onProgress,
+          resetTimeoutOnProgress: progress.resetTimeoutOnProgress,
+          maxTotalTimeoutMs: progress.maxTotalTimeoutMs,
+        })
+        .finally(() => (base.times.serverMs = elapsed(called)));
     } catch (e) {
       if (request.signal?.aborted) return this.finish(base, entry, args, { outcome: 'cancelled', text: cancelledText(entry), confirmedBy });
       if (e instanceof CallTimeoutError) {
@@ -216,7 +225,7 @@ export class ToolRouter {
       structuredContent?: Record<string, unknown>;
     },
   ): ToolCallResult {
-    const durationMs = Math.round((performance.now() - base.started) * 10) / 10;
+    const durationMs = elapsed(base.started);
     // The one redaction point of what a call gives back: every text a model or a person sees.
     const redactor = this.redactor;
     const converted = r.converted?.parts;
@@ -234,6 +243,7 @@ export class ToolRouter {
       isError: r.outcome !== 'ok',
       confirmedBy: r.confirmedBy ?? null,
       durationMs,
+      ...base.times,
       content: r.content ?? [],
       structuredContent: r.structuredContent,
       parts,
@@ -253,12 +263,14 @@ export class ToolRouter {
       outcome: r.outcome,
       isError: r.outcome !== 'ok',
       durationMs,
+      ...base.times,
       confirmedBy: result.confirmedBy,
       result: summarize(modelText),
       definitionHash: entry?.definitionHash ?? null,
       ...(base.rule ? { rule: base.rule } : {}),
     });
-    this.options.logger.info(`call ${base.name} → ${r.outcome} in ${durationMs} ms${result.confirmedBy ? ` (confirmed by ${result.confirmedBy})` : ''}`);
+    const waited = base.times.confirmWaitMs === undefined ? '' : `, ${base.times.confirmWaitMs} ms of it waiting for confirmation`;
+    this.options.logger.info(`call ${base.name} → ${r.outcome} in ${durationMs} ms${waited}${result.confirmedBy ? ` (confirmed by ${result.confirmedBy})` : ''}`);
     return result;
   }
 }
@@ -268,6 +280,7 @@ interface CallBase {
   readonly started: number;
   readonly role: string | undefined;
   rule?: RuleHit;
+  readonly times: { serverMs?: number; confirmWaitMs?: number }; // apart: the server's time, a person's wait
 }
 
 function ruleLabel(rule: RuleHit): string {

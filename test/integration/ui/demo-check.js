@@ -102,10 +102,10 @@ async function main() {
     // demo/mcp-host.lock.json is committed: every tool the servers list is the reviewed one (a stale lockfile shows "N quarantined").
     for (const s of ['everything', 'memory', 'files']) assert.doesNotMatch(servers.find((r) => r.label === s).description, /quarantined/, `${s}: the demo's lockfile is stale (mcp-host lock --workspace demo)`);
     await ui.expandRow(page, 'files', 1);
-    const rows = await ui.waitForTree(page, 'the tools of files', (rs) => rs.some((r) => r.label === 'files__read_text_file'));
+    const rows = await ui.waitForTree(page, 'the tools of files', (rs) => rs.some((r) => r.label === 'read_text_file' && r.level === 2));
     const s = await ui.statusItem(page);
     assert.match(s.text, /MCP: support$/);
-    assert.match(rows.find((r) => r.label === 'files__read_text_file').description, /^auto/);
+    assert.match(rows.find((r) => r.label === 'read_text_file' && r.level === 2).description, /^auto/);
     if (o.scriptedModel) {
       await ui.sendChat(page, '@mcp what is in the demo files?');
       try {

@@ -156,7 +156,7 @@ async function main() {
           45000,
         );
         await ui.expandRow(page, 'basic', 1);
-        await ui.waitForTree(page, 'the tools of basic', (rows) => rows.filter((r) => r.level === 2 && /^basic__/.test(r.label)).length === 9);
+        await ui.waitForTree(page, 'the tools of basic', (rows) => rows.filter((r) => r.level === 2 && r.icon === 'tools').length === 9);
         // The secret reached the process: the fixture logs to the file that was typed in.
         await ui.waitFor('the basic server to log its initialize', () => ui.readJsonl(f.basicLog).some((l) => l.event === 'initialize'));
         await ui.sleep(300);

@@ -90,6 +90,14 @@ async function openMcpHostView(page) {
 async function widenSidebar(page, width = 560) {
   const box = await page.locator('.part.sidebar').boundingBox();
   if (!box || box.width >= width) return;
+  await sidebarWidth(page, width);
+}
+
+/** Drags the side bar's sash so the view is exactly `width` px wide (wider or narrower); returns the width reached. */
+async function sidebarWidth(page, width) {
+  const box = await page.locator('.part.sidebar').boundingBox();
+  if (!box) throw new Error('the side bar is not shown');
+  if (Math.round(box.width) === width) return width;
   const x = box.x + box.width;
   const y = box.y + box.height / 2;
   await page.mouse.move(x, y);
@@ -100,6 +108,33 @@ async function widenSidebar(page, width = 560) {
   // Away from the sash, so it is not drawn highlighted.
   await page.mouse.move(box.x + width + 200, box.y + box.height - 20);
   await page.waitForTimeout(400);
+  return Math.round((await page.locator('.part.sidebar').boundingBox()).width);
+}
+
+/**
+ * For each row: whether the start of its description up to `upTo(row)` characters is inside the
+ * row's visible label (not cut off by the side bar's edge).
+ */
+async function descriptionStartsVisible(page, rows) {
+  return treeRows(page).evaluateAll(
+    (els, wanted) =>
+      els
+        .map((r) => {
+          const label = (r.querySelector('.label-name') || {}).textContent || '';
+          const want = wanted.find((w) => w.label === label && w.level === Number(r.getAttribute('aria-level')));
+          const d = r.querySelector('.label-description');
+          const text = d && r.ownerDocument.createTreeWalker(d, 4 /* NodeFilter.SHOW_TEXT */).nextNode();
+          if (!want || !text) return undefined;
+          const range = r.ownerDocument.createRange();
+          range.setStart(text, 0);
+          range.setEnd(text, Math.min(want.chars, text.length));
+          const shown = (r.querySelector('.monaco-icon-label-container') || r).getBoundingClientRect();
+          const end = range.getBoundingClientRect().right;
+          return { label, start: text.textContent.slice(0, want.chars), visible: end <= shown.right + 0.5, end: Math.round(end), edge: Math.round(shown.right) };
+        })
+        .filter(Boolean),
+    rows,
+  );
 }
 
 /** The tree rows of the primary side bar (the Servers view once openMcpHostView ran). */
@@ -107,13 +142,14 @@ function treeRows(page) {
   return page.locator('.part.sidebar .monaco-list-row');
 }
 
-/** Rows as { label, description, level, expanded, aria }. */
+/** Rows as { label, description, level, icon (the codicon's name), expanded, aria }. */
 async function readTree(page) {
   return treeRows(page).evaluateAll((rows) =>
     rows.map((r) => ({
       label: (r.querySelector('.label-name') || {}).textContent || '',
       description: (r.querySelector('.label-description') || {}).textContent || '',
       level: Number(r.getAttribute('aria-level')),
+      icon: (/codicon-([\w~-]+)/.exec((r.querySelector('.custom-view-tree-node-item-icon') || {}).className || '') || [])[1] || '',
       expanded: r.getAttribute('aria-expanded'),
       aria: r.getAttribute('aria-label') || '',
     })),
@@ -324,6 +360,8 @@ module.exports = {
   setScript,
   openMcpHostView,
   widenSidebar,
+  sidebarWidth,
+  descriptionStartsVisible,
   treeRows,
   readTree,
   treeRow,

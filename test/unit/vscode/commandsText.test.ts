@@ -4,6 +4,7 @@ import type { ToolCallResult } from '../../../src/core/calls/toolRouter';
 import type { RoleSettings, ServerSettings } from '../../../src/core/settings/hostSettings';
 import { argumentTemplate, validateArgumentsJson } from '../../../src/vscode/argumentTemplate';
 import { callResultDocument } from '../../../src/vscode/callResultDocument';
+import { settingsCommand } from '../../../src/vscode/commands';
 import { NO_ROLE_LABEL, rolePickItems } from '../../../src/vscode/rolePicker';
 import { secretNamesIn, secretNamesInText } from '../../../src/vscode/secretReferences';
 import { statusBarView } from '../../../src/vscode/statusBar';
@@ -127,5 +128,12 @@ describe('secret references', () => {
     assert.deepEqual(secretNamesIn(stdio), ['cmd', 'tok', 'dir']);
     const http: ServerSettings = { name: 'h', type: 'http', enabled: true, connectTimeoutMs: 1, url: 'https://x/${secret:u}', headers: { A: '${secret:h}' } };
     assert.deepEqual(secretNamesIn(http), ['u', 'h']);
+  });
+});
+
+describe('Open Settings', () => {
+  it('opens the Workspace scope, where MCP Host\'s values live, when a folder is open; the User scope otherwise', () => {
+    assert.deepEqual(settingsCommand('pub.mcp-host', true), ['workbench.action.openWorkspaceSettings', '@ext:pub.mcp-host']);
+    assert.deepEqual(settingsCommand('pub.mcp-host', false), ['workbench.action.openSettings', '@ext:pub.mcp-host']);
   });
 });

@@ -10,6 +10,7 @@ import { COMMANDS } from '../../../src/vscode/commands';
 import { SLASH_COMMANDS } from '../../../src/vscode/slashCommands';
 import { SERVERS_VIEW_ID } from '../../../src/vscode/serverTreeProvider';
 import { SETUP_COMMANDS } from '../../../src/vscode/setupCommands';
+import { REVIEW_EXTENSION } from '../../../src/vscode/toolReview';
 
 const root = join(__dirname, '..', '..', '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -68,6 +69,14 @@ describe('package.json manifest', () => {
       [COMMANDS.rejectToolChanges, 'resourceScheme == mcp-host-review'],
     ]);
     for (const f of ['media/audit/auditView.js', 'media/audit/auditView.css']) assert.ok(existsSync(join(root, f)), f);
+    // Without an icon the title bar shows a command's title: Approve and Reject read as words.
+    const command = (id: string) => pkg.contributes.commands.find((c: { command: string }) => c.command === id);
+    for (const id of [COMMANDS.approveToolChanges, COMMANDS.rejectToolChanges]) assert.equal(command(id).icon, undefined, id);
+    // The review's documents wrap long lines under a language of their own (not every .jsonc file).
+    assert.deepEqual(pkg.contributes.languages.find((l: { id: string }) => l.id === 'mcp-host-review').extensions, [REVIEW_EXTENSION]);
+    assert.deepEqual(pkg.contributes.configurationDefaults['[mcp-host-review]'], { 'editor.wordWrap': 'on' });
+    const grammar = pkg.contributes.grammars.find((g: { language: string }) => g.language === 'mcp-host-review');
+    assert.equal(JSON.parse(readFileSync(join(root, grammar.path), 'utf8')).scopeName, grammar.scopeName);
     for (const m of pkg.contributes.menus['view/item/context']) assert.match(m.when, /^view == mcpHost\.servers && viewItem =~ \//);
     for (const f of ['media/mcp-host.svg', 'media/icon.png']) assert.ok(existsSync(join(root, f)), f);
   });

@@ -120,9 +120,11 @@ describe('tree items: servers', () => {
 });
 
 describe('tree items: tools', () => {
-  it('shows the exposed name, the confirmation rule and the first line of the description', () => {
+  it('shows the tool\'s own name (not the server prefix), the confirmation rule and the first line of the description', () => {
     const item = toTreeItem(toolNode()) as InstanceType<typeof fake.TreeItem>;
-    assert.equal(item.label, 'orders__get_order');
+    assert.equal(item.label, 'get_order');
+    // The name the model sees is in the tooltip.
+    assert.match(toolTooltip(toolNode()), /^\*\*get\\_order\*\* — tool of server \*\*orders\*\*, offered to the model as `orders__get_order`/);
     assert.equal(item.description, 'asks · Look up an order.');
     assert.equal(item.iconPath?.id, 'tools');
     assert.equal(item.contextValue, 'mcpTool mcpTool.callable');

@@ -80,7 +80,7 @@ describe('editor views of pinning, consent and the audit', () => {
 
   it('audit rows: calls with arguments and result; reviews and consent with who decided', () => {
     const call = toAuditRow({ kind: 'call', ts: 't', role: 'ops', server: 's', tool: 'echo', name: 's__echo', args: { text: 'x' }, outcome: 'denied', durationMs: 2.5, confirmedBy: null, result: 'no', seq: 3, prev: 'p' }, 0);
-    assert.deepEqual(call, { id: 0, ts: 't', kind: 'call', role: 'ops', server: 's', tool: 'echo', outcome: 'denied', durationMs: 2.5, confirmedBy: '', args: { text: 'x' }, result: 'no' });
+    assert.deepEqual(call, { id: 0, ts: 't', kind: 'call', role: 'ops', server: 's', tool: 'echo', outcome: 'denied', durationMs: 2.5, serverMs: null, confirmWaitMs: null, confirmedBy: '', args: { text: 'x' }, result: 'no' });
     const review = toAuditRow({ kind: 'review', ts: 't', server: 's', decision: 'approve', by: { user: 'ann', via: 'editor' }, added: [], seq: 4, prev: 'p' }, 1);
     assert.deepEqual([review.outcome, review.confirmedBy, review.args], ['review: approve', 'ann (editor)', { decision: 'approve', by: { user: 'ann', via: 'editor' }, added: [] }]);
     const consent = toAuditRow({ kind: 'consent', ts: 't', server: 's', decision: 'deny', by: { user: 'ann', via: 'cli' }, target: 'node s.js' }, 2);
@@ -88,6 +88,19 @@ describe('editor views of pinning, consent and the audit', () => {
     const many = toAuditRows(Array.from({ length: MAX_ROWS + 10 }, (_, i) => ({ kind: 'call', ts: String(i) })));
     assert.equal(many.length, MAX_ROWS);
     assert.equal(many[0].ts, '10', 'the newest records');
+  });
+
+  it('audit rows: the server\'s time apart from the wait for a person; older records stay readable', () => {
+    const row = (r: Record<string, unknown>) => toAuditRow({ kind: 'call', ts: 't', server: 's', tool: 'add', ...r }, 0);
+    const times = (r: Record<string, unknown>) => { const x = row(r); return [x.serverMs, x.confirmWaitMs, x.durationMs]; };
+    assert.deepEqual(times({ outcome: 'ok', confirmedBy: 'user', durationMs: 4012.5, serverMs: 10.2, confirmWaitMs: 4000.1 }), [10.2, 4000.1, 4012.5]);
+    assert.deepEqual(times({ outcome: 'denied', confirmedBy: null, durationMs: 3000.4, confirmWaitMs: 3000 }), [null, 3000, 3000.4], 'denied by a person: the server was not called');
+    assert.deepEqual(times({ outcome: 'notFound', confirmedBy: null, durationMs: 0.3 }), [null, null, 0.3]);
+    // Written before the times were kept apart: the whole time is the server's only when nobody was asked.
+    assert.deepEqual(times({ outcome: 'ok', confirmedBy: 'policy', durationMs: 12 }), [12, null, 12]);
+    assert.deepEqual(times({ outcome: 'ok', confirmedBy: 'user', durationMs: 5012 }), [null, null, 5012]);
+    const html = auditHtml({ cspSource: 'x' }, { css: 'a.css', js: 'a.js' }, 'n');
+    assert.match(html, /<th>Server time<\/th><th>Confirmation wait<\/th><th>Total<\/th>/);
   });
 
   it('the audit page loads nothing remote and runs only its own script', () => {

@@ -7,10 +7,13 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { MemorySink } from '../../../../src/core/audit/auditLog';
-import { RecordingConfirmer, endOfTurn, nextToolsChanged, readAudit, settings, useTestEnv, withTimeout, type Any, loaded } from '../helpers';
+import { RecordingConfirmer, endOfTurn, sleep, nextToolsChanged, readAudit, settings, useTestEnv, withTimeout, type Any, loaded } from '../helpers';
 
 /** The record's keys, plus the audit chain's `seq` and `prev` that the file sink adds to each line. */
 const CALL_KEYS = ['args', 'confirmedBy', 'definitionHash', 'durationMs', 'isError', 'kind', 'name', 'outcome', 'prev', 'result', 'role', 'seq', 'server', 'tool', 'ts'];
+/** The times measured apart: `serverMs` when the server was called, `confirmWaitMs` when a person was asked. */
+const SERVER = ['serverMs'];
+const ASKED = ['confirmWaitMs'];
 
 /** sha256 of the definition as canonical JSON (keys sorted at every level), computed independently here. */
 function expectedHash(tool: Tool): string {
@@ -48,18 +51,18 @@ describe('McpHost: audit', function () {
     assert.equal(host.auditPath, auditPath);
     const ac = new AbortController();
     ac.abort();
-    const cases: [Any, string, string | null][] = [
-      [{ name: 'basic__echo', args: { text: 'hi' } }, 'ok', 'policy'],
-      [{ name: 'basic__fail', args: { reason: 'r' } }, 'isError', 'policy'],
-      [{ name: 'slow__sleep', args: { ms: 5000 } }, 'timeout', 'policy'],
-      [{ name: 'basic__echo', args: { text: 'x' }, signal: ac.signal }, 'cancelled', null],
-      [{ name: 'basic__noop', args: {} }, 'denied', null],
-      [{ name: 'basic__image', args: {} }, 'ok', 'user'],
-      [{ name: 'nope__nothing', args: {} }, 'notFound', null],
-      [{ name: 'basic__add', args: { a: 'x' } }, 'invalidArgs', null],
-      [{ name: 'crashy__crash', args: {} }, 'error', 'policy'],
+    const cases: [Any, string, string | null, string[]][] = [
+      [{ name: 'basic__echo', args: { text: 'hi' } }, 'ok', 'policy', SERVER],
+      [{ name: 'basic__fail', args: { reason: 'r' } }, 'isError', 'policy', SERVER],
+      [{ name: 'slow__sleep', args: { ms: 5000 } }, 'timeout', 'policy', SERVER],
+      [{ name: 'basic__echo', args: { text: 'x' }, signal: ac.signal }, 'cancelled', null, []],
+      [{ name: 'basic__noop', args: {} }, 'denied', null, ASKED],
+      [{ name: 'basic__image', args: {} }, 'ok', 'user', [...SERVER, ...ASKED]],
+      [{ name: 'nope__nothing', args: {} }, 'notFound', null, []],
+      [{ name: 'basic__add', args: { a: 'x' } }, 'invalidArgs', null, []],
+      [{ name: 'crashy__crash', args: {} }, 'error', 'policy', SERVER],
     ];
-    for (const [i, [req, outcome, confirmedBy]] of cases.entries()) {
+    for (const [i, [req, outcome, confirmedBy, times]] of cases.entries()) {
       const r = await host.call(req);
       assert.equal(r.outcome, outcome, req.name);
       // The line is written at the end of the turn the call returned in, before anything else runs.
@@ -67,7 +70,8 @@ describe('McpHost: audit', function () {
       const lines = readAudit(auditPath);
       assert.equal(lines.length, i + 1, `a line for ${req.name} by the end of the turn call() resolved in`);
       const rec = lines[i];
-      assert.deepEqual(Object.keys(rec).sort(), CALL_KEYS);
+      assert.deepEqual(Object.keys(rec).sort(), [...CALL_KEYS, ...times].sort(), req.name);
+      for (const k of times) assert.equal(typeof rec[k], 'number', `${req.name}: ${k}`);
       assert.equal(rec.kind, 'call');
       assert.equal(rec.role, 'ops');
       assert.equal(rec.name, req.name);
@@ -89,6 +93,29 @@ describe('McpHost: audit', function () {
     const lines = readAudit(auditPath);
     assert.deepEqual(lines[0].args, { text: 'hi' });
     assert.equal(lines[5].result, 'before image\n[image image/png, 77 B]\nafter image', 'data parts appear as placeholders');
+  });
+
+  it('keeps the time a person took to confirm apart from the server\'s time', async () => {
+    const auditPath = env.file('audit.jsonl');
+    const PERSON_MS = 400;
+    // The person reads the question for a while before allowing the call.
+    const confirmer = new RecordingConfirmer(async (): Promise<'once'> => {
+      await sleep(PERSON_MS);
+      return 'once';
+    });
+    const host = await env.started({ settings: settings({ servers: [env.stdio('basic', 'basic')] }), confirmer, auditPathOverride: auditPath });
+    const r = await host.call({ name: 'basic__wait', args: { ms: 50 } });
+    assert.equal(r.outcome, 'ok');
+    await endOfTurn();
+    const [rec] = readAudit(auditPath);
+    assert.equal(rec.confirmedBy, 'user');
+    // Node's timers may fire up to a millisecond early against performance.now().
+    assert.ok(rec.confirmWaitMs >= PERSON_MS - 1, `confirmWaitMs ${rec.confirmWaitMs}`);
+    assert.ok(rec.serverMs >= 50 - 1, `serverMs ${rec.serverMs}`);
+    // Two stretches of one call, one after the other: the server's time holds none of the wait
+    // (each is rounded to 0.1 ms, hence the 0.1 of slack).
+    assert.ok(rec.serverMs + rec.confirmWaitMs <= rec.durationMs + 0.1, JSON.stringify(rec));
+    assert.deepEqual([r.serverMs, r.confirmWaitMs, r.durationMs], [rec.serverMs, rec.confirmWaitMs, rec.durationMs], 'the result carries the same times');
   });
 
   it('redacts secret-looking argument keys, also in JSON-string arguments and for unknown tools', async () => {
