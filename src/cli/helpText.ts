@@ -81,8 +81,7 @@ refused with mcpHost.toolNames "reject") are reported as problems.
              "problems": [{ "severity": "error"|"warning", "message", "setting"?, "server"? }],
              "next": [{ "reason", "command" }] }
            toolCount is what the server lists; visibleToolCount what the role sees of it.
-           "next": what a person must decide before the role's tools work, with the command
-           that does it (also printed as "Next: COMMAND" lines).
+           "next": what a person must decide first, with the command ("Next:" lines in text).
 
            A server that needs sign-in has "issuer" (its authorization server) and "login" (the
            command that signs in); one not allowed to start in this workspace ("notAllowed") has
@@ -160,19 +159,15 @@ settled.
 Requests:
   {"id":1,"op":"tools","query"?:"…","all"?:true}
                                                → {"id":1,"op":"tools","role","tools":[…as check…],"budget"?}
-                                                  what a model is offered, as @mcp offers it: within
-                                                  the role's budget (maxTools, maxToolTokens counted
-                                                  with o200k_base) every tool; over it the tools found
-                                                  with search_tools, then the most relevant to the last
-                                                  "query", plus {"name":"search_tools","server":null,
-                                                  "tool":null,"host":true,…}, and "budget":
-                                                  {"available","offered","tokens"?}. "all": every tool.
+                                                  as @mcp offers them: over the role's maxTools /
+                                                  maxToolTokens, those found with search_tools, the
+                                                  most relevant to the last "query", and search_tools
+                                                  ("host":true); "budget": {"available","offered","tokens"?}.
   {"id":2,"op":"call","name":"x","args":{}}    → {"id":2,"op":"call","name","server","tool","outcome",
                                                   "confirmedBy","durationMs","content",
                                                   "structuredContent"?,"modelText"}
-                                                  (search_tools is answered by the session:
-                                                  outcome "ok", the matches in "modelText" and
-                                                  "found"; they are offered by the next "tools")
+                                                  (search_tools: answered by the session, matches
+                                                  in "found", offered from the next "tools" on)
   {"id":3,"op":"servers"}                      → {"id":3,"op":"servers","role","servers":[…],"problems":[…]}
                                                   (state is the live state: starting, connected,
                                                   restarting, error, stopped, disabled, …; "pid" for
