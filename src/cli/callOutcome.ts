@@ -23,7 +23,7 @@ export function reportCall(result: ToolCallResult, snapshot: HostSnapshot, run: 
     case 'ok':
       return { lines: [], exitCode: ExitCode.ok };
     case 'isError':
-      return failure(`the tool answered with an error (above); outcome isError`);
+      return failure(`the tool answered with an error (its text is on stdout); outcome isError`);
     case 'quarantined': {
       const q = result.server !== undefined && result.tool !== undefined ? snapshot.quarantine(result.server, result.tool) : undefined;
       return {
