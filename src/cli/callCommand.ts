@@ -6,10 +6,11 @@ import type { ServerRequestPorts } from '../core/requests/serverRequests';
 import { CliBrowser } from './cliBrowser';
 import { createHost, noAnswers } from './createHost';
 import { DenyingConfirmer } from './denyingConfirmer';
-import { ExitCode } from './exitCodes';
+import { reportCall } from './callOutcome';
 import { callView } from './jsonViews';
 import type { Lifecycle } from './lifecycle';
 import { loadWorkspace } from './loadWorkspace';
+import { verboseHint } from './nextCommand';
 import { loginCommand, LoginWhenNeeded } from './loginWhenNeeded';
 import { printJson, writeStderr, writeStdout } from './output';
 import type { CallOptions } from './parseArgs';
@@ -90,22 +91,21 @@ export async function runCall(o: CallOptions, lifecycle: Lifecycle): Promise<num
       result = await once();
     }
     const waiting = serverNeedingSignIn(host, result, o.name);
+    const report = reportCall(result, host.snapshot(), { workspace: o.workspace, role: o.role });
     if (o.json) {
       printJson(callView(result));
     } else {
-      writeStdout(result.modelText.endsWith('\n') ? result.modelText : result.modelText + '\n');
+      // The server's answer goes to stdout; when the host answered instead (not found, refused…), the person gets words on stderr.
+      if (result.outcome === 'ok' || result.outcome === 'isError') writeStdout(result.modelText.endsWith('\n') ? result.modelText : result.modelText + '\n');
       if (waiting !== undefined && !o.login) {
         writeStderr(`mcp-host: server "${waiting}" needs sign-in: run "${loginCommand(waiting, o.workspace)}", or add --login\n`);
+      } else {
+        for (const line of report.lines) writeStderr(line + '\n');
       }
-      if (result.outcome !== 'ok') {
-        const hint =
-          result.outcome === 'notFound'
-            ? `; run "mcp-host check${o.workspace ? ` --workspace ${o.workspace}` : ''}${o.role !== undefined ? ` --role ${o.role || '""'}` : ''}" to list the role's tools`
-            : '';
-        writeStderr(`mcp-host: outcome ${result.outcome}${hint}\n`);
-      }
+      const hint = verboseHint(host.snapshot(), o.verbose);
+      if (hint) writeStderr(hint + '\n');
     }
-    return result.outcome === 'ok' ? ExitCode.ok : ExitCode.failure;
+    return report.exitCode;
   } finally {
     await browser?.settle();
     await lifecycle.closeHost();

@@ -3,7 +3,7 @@ import { measureTools } from '../core/agent/toolBudget';
 import type { McpHost } from '../core/host/mcpHost';
 import type { DefinitionReview } from '../core/pinning/definitionReview';
 import { canAskOnTerminal } from './callCommand';
-import { buildCheckReport, checkPassed, driftView, type LockfileCheck } from './checkReport';
+import { buildCheckReport, checkVerdict, driftView, type LockfileCheck } from './checkReport';
 import { CliBrowser } from './cliBrowser';
 import { createHost } from './createHost';
 import { DenyingConfirmer } from './denyingConfirmer';
@@ -11,6 +11,7 @@ import { ExitCode } from './exitCodes';
 import { formatCheckReport } from './formatCheck';
 import type { Lifecycle } from './lifecycle';
 import { loadWorkspace } from './loadWorkspace';
+import { verboseHint } from './nextCommand';
 import { O200K_COUNTER } from './o200kTokenCounter';
 import { LoginWhenNeeded } from './loginWhenNeeded';
 import { printJson, writeStderr, writeStdout } from './output';
@@ -52,20 +53,24 @@ export async function runCheck(o: CheckOptions, lifecycle: Lifecycle): Promise<n
     const measure = await measureTools(toModelTools(snapshot.exposed), snapshot.toolBudget, O200K_COUNTER);
     const reviews = o.locked ? lockfileReviews(host) : [];
     const lockfile = o.locked ? lockfileCheck(host, workspace.settings.servers.map((s) => s.name), reviews) : undefined;
-    const report = buildCheckReport(snapshot, workspace.problems, measure, O200K_COUNTER.key, o.workspace, lockfile);
+    const report = buildCheckReport(snapshot, workspace.problems, measure, O200K_COUNTER.key, { workspace: o.workspace, role: o.role }, lockfile);
     if (o.json) {
       printJson(report);
     } else {
       // The registry's naming problems and the budget warning (settings problems were printed above).
       printProblems(report.problems.slice(workspace.problems.length));
       writeStdout(formatCheckReport(report, workspace.dir, reviews));
+      const hint = verboseHint(snapshot, o.verbose);
+      if (hint) writeStderr(hint + '\n');
     }
-    return checkPassed(report) ? ExitCode.ok : ExitCode.failure;
+    return EXIT_CODES[checkVerdict(report)];
   } finally {
     await browser?.settle();
     await lifecycle.closeHost();
   }
 }
+
+const EXIT_CODES = { ok: ExitCode.ok, failed: ExitCode.failure, needsDecision: ExitCode.needsDecision } as const;
 
 /** The review each connected server of the role would need (its differences from the lockfile). */
 function lockfileReviews(host: McpHost): DefinitionReview[] {

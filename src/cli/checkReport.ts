@@ -2,6 +2,7 @@ import type { ToolBudgetMeasure } from '../core/agent/toolBudget';
 import type { HostSnapshot } from '../core/host/hostSnapshot';
 import type { DefinitionReview } from '../core/pinning/definitionReview';
 import type { SettingsProblem } from '../core/settings/hostSettings';
+import { allowCommand, lockCommandFor, serversWaitingForConsent, type RunContext } from './nextCommand';
 import { problemViews, quarantineViews, serverViews, toolViews, type ProblemView, type QuarantineView, type ServerView, type ToolView } from './jsonViews';
 
 /** One server's differences from the lockfile (`check --locked`): the review's summary, without the texts. */
@@ -31,6 +32,14 @@ export interface CheckReport {
   readonly problems: readonly ProblemView[];
   /** `--locked` only. */
   readonly lockfile?: LockfileCheck;
+  /** What a person must decide before the role's tools work, each with the command that does it. */
+  readonly next: readonly NextStep[];
+}
+
+/** A decision the check cannot make (a server not allowed to start, quarantined tools), and the command that makes it. */
+export interface NextStep {
+  readonly reason: string;
+  readonly command: string;
 }
 
 export function driftView(r: DefinitionReview): DriftView {
@@ -47,13 +56,13 @@ export interface BudgetView {
   readonly over: boolean;
 }
 
-/** `workspace`: the --workspace given, repeated in the login command a server that needs sign-in names. */
+/** `run`: the --workspace and --role given, repeated in the commands the report names (login, allow, lock). */
 export function buildCheckReport(
   snapshot: HostSnapshot,
   settingsProblems: readonly SettingsProblem[],
   measure: ToolBudgetMeasure,
   tokenizer: string,
-  workspace?: string,
+  run: RunContext = {},
   lockfile?: LockfileCheck,
 ): CheckReport {
   const budget: BudgetView = {
@@ -64,15 +73,38 @@ export function buildCheckReport(
     maxToolTokens: measure.budget.maxToolTokens ?? null,
     over: measure.over,
   };
+  const quarantined = quarantineViews(snapshot);
   return {
     role: snapshot.role ?? null,
-    servers: serverViews(snapshot, true, workspace),
+    servers: serverViews(snapshot, true, run.workspace),
     tools: toolViews(snapshot),
     budget,
-    quarantined: quarantineViews(snapshot),
+    quarantined,
     problems: [...problemViews(settingsProblems, snapshot), ...(measure.over ? [overBudgetProblem(snapshot, budget)] : [])],
     ...(lockfile ? { lockfile } : {}),
+    next: nextSteps(snapshot, quarantined, run),
   };
+}
+
+/** First the servers to allow (their tools are only seen once they run), then the definitions to review. */
+function nextSteps(snapshot: HostSnapshot, quarantined: readonly QuarantineView[], run: RunContext): NextStep[] {
+  const out: NextStep[] = [];
+  const waiting = serversWaitingForConsent(snapshot).map((s) => s.name);
+  if (waiting.length) {
+    const names = waiting.map((n) => `"${n}"`).join(', ');
+    out.push({ reason: `${waiting.length === 1 ? `server ${names} is` : `servers ${names} are`} not allowed to start in this workspace`, command: allowCommand(waiting, run) });
+  }
+  if (quarantined.length) {
+    const servers = [...new Set(quarantined.map((q) => q.server))].map((n) => `"${n}"`).join(', ');
+    out.push({
+      reason:
+        quarantined.length === 1
+          ? `1 tool is quarantined (${servers}): its definition is not the reviewed one`
+          : `${quarantined.length} tools are quarantined (${servers}): their definitions are not the reviewed ones`,
+      command: lockCommandFor(run),
+    });
+  }
+  return out;
 }
 
 /** A warning, not an error: requests still work, through a selection and search_tools. */
@@ -94,11 +126,16 @@ export function lockfileMatches(l: LockfileCheck): boolean {
   return l.exists && l.error === undefined && l.drift.length === 0 && l.staleEntries.length === 0 && l.inconsistentEntries.length === 0;
 }
 
-/** A check passes when every started server connected (none failed or waits for sign-in), there is no error problem and, with --locked, no drift. */
-export function checkPassed(report: CheckReport): boolean {
-  return (
-    !report.servers.some((s) => s.state === 'error' || s.state === 'needsSignIn') &&
-    !report.problems.some((p) => p.severity === 'error') &&
-    (report.lockfile === undefined || lockfileMatches(report.lockfile))
-  );
+/**
+ * `failed` when a started server failed or waits for sign-in, there is an error problem or, with
+ * --locked, drift; else `needsDecision` when a server is not allowed to start or tools are
+ * quarantined (the report's `next` says what to run); else `ok`.
+ */
+export function checkVerdict(report: CheckReport): 'ok' | 'failed' | 'needsDecision' {
+  const failed =
+    report.servers.some((s) => s.state === 'error' || s.state === 'needsSignIn') ||
+    report.problems.some((p) => p.severity === 'error') ||
+    (report.lockfile !== undefined && !lockfileMatches(report.lockfile));
+  if (failed) return 'failed';
+  return report.next.length ? 'needsDecision' : 'ok';
 }

@@ -6,6 +6,12 @@ export const ExitCode = {
   failure: 1,
   /** Bad usage: unknown flag, missing value, bad --args JSON, unknown role, unreadable settings. */
   usage: 2,
+  /**
+   * A person must decide first, and the message names the command that does it: a server is not
+   * allowed to start ("mcp-host allow NAME"), tools are quarantined ("mcp-host lock"), or lock has
+   * nobody to confirm its approval (no terminal and no --yes).
+   */
+  needsDecision: 3,
   /** Ended by SIGINT (128 + 2). */
   sigint: 130,
   /** Ended by SIGTERM (128 + 15). */

@@ -1,6 +1,6 @@
 import type { DefinitionReview } from '../core/pinning/definitionReview';
 import type { CheckReport } from './checkReport';
-import { checkPassed, lockfileMatches } from './checkReport';
+import { checkVerdict, lockfileMatches } from './checkReport';
 import { formatReview } from './formatDrift';
 
 /** The human (non-JSON) output of `check`: a server table, a tool table and a verdict. */
@@ -57,15 +57,18 @@ export function formatCheckReport(report: CheckReport, workspaceDir: string, rev
   const connected = started.filter((s) => s.state === 'connected').length;
   const errors = report.problems.filter((p) => p.severity === 'error').length;
   const warnings = report.problems.length - errors;
-  const verdict = checkPassed(report) ? 'OK' : 'FAILED';
+  const verdict = VERDICTS[checkVerdict(report)];
   const problemText = report.problems.length
     ? `${plural(errors, 'error problem')}, ${plural(warnings, 'warning')} (printed on stderr)`
     : 'no problems';
   const quarantined = report.quarantined.length ? `, ${report.quarantined.length} quarantined` : '';
   const drift = l && !lockfileMatches(l) ? ', the lockfile differs' : '';
   out.push(`${verdict}: ${connected} of ${plural(started.length, 'started server')} connected, ${plural(report.tools.length, 'tool')} for the role${quarantined}, ${problemText}${drift}.`);
+  for (const n of report.next) out.push(`Next: ${n.command}   (${n.reason})`);
   return out.join('\n') + '\n';
 }
+
+const VERDICTS = { ok: 'OK', failed: 'FAILED', needsDecision: 'NOT READY' } as const;
 
 /** "Budget: 400 tools, 41,600 tokens (o200k_base); limit 128 tools, no token limit: OVER, …". */
 export function budgetLine(b: CheckReport['budget']): string {
@@ -76,6 +79,7 @@ export function budgetLine(b: CheckReport['budget']): string {
 }
 
 function serverDetails(s: CheckReport['servers'][number]): string {
+  if (s.state === 'notAllowed') return `not allowed to start in this workspace; run: ${s.allow}`;
   if (s.state === 'needsSignIn') return `not signed in${s.issuer ? ` (sign in with ${s.issuer})` : ''}; run: ${s.login}`;
   if (s.state === 'connected') {
     const info = s.serverInfo ? `${s.serverInfo.name} ${s.serverInfo.version}` : 'unnamed server';

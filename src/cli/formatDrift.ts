@@ -4,8 +4,11 @@ import { unifiedDiff } from '../core/pinning/lineDiff';
 /** Most new tools listed by name for one server (a first review of a large server is thousands). */
 const MAX_LISTED = 50;
 
-/** What `check --locked` and `lock` print for one server's differences from the lockfile: a diff a person can read in a CI log. */
-export function formatReview(r: DefinitionReview, lockfileName = 'mcp-host.lock.json'): string[] {
+/**
+ * What `check --locked` and `lock` print for one server's differences from the lockfile: a diff a
+ * person can read in a CI log. `maxListed`: most new tools named (lock, which approves them, names all).
+ */
+export function formatReview(r: DefinitionReview, lockfileName = 'mcp-host.lock.json', maxListed = MAX_LISTED): string[] {
   const counts = [
     r.changed.length ? `${r.changed.length} changed` : '',
     r.added.length ? `${r.added.length} new` : '',
@@ -21,7 +24,7 @@ export function formatReview(r: DefinitionReview, lockfileName = 'mcp-host.lock.
       for (const l of unifiedDiff(t.before!, t.after!, { before: `${t.tool} as reviewed (${lockfileName})`, after: `${t.tool} as listed now` })) out.push(`    ${l}`);
     } else if (t.change === 'removed') {
       out.push(`  - ${t.tool}: no longer listed`);
-    } else if (listed++ < MAX_LISTED) {
+    } else if (listed++ < maxListed) {
       if (r.firstReview) {
         out.push(`  + ${t.tool}${t.description ? `: ${oneLine(t.description)}` : ''}`);
       } else {
@@ -30,7 +33,7 @@ export function formatReview(r: DefinitionReview, lockfileName = 'mcp-host.lock.
       }
     }
   }
-  if (listed > MAX_LISTED) out.push(`  … and ${listed - MAX_LISTED} more new tools`);
+  if (listed > maxListed) out.push(`  … and ${listed - maxListed} more new tools`);
   return out;
 }
 

@@ -65,7 +65,8 @@ Commands:
 ${COMMON}
 
 Exit codes: 0 success, 1 failure (see each command), 2 bad usage or unreadable settings,
-130/143 interrupted by SIGINT/SIGTERM.`;
+3 a person must decide first (a server not allowed to start, quarantined tools, a lock nobody
+confirmed): the message ends with the command that does it, 130/143 interrupted by SIGINT/SIGTERM.`;
 
 const CHECK = `Usage: ${USAGE.check}
 
@@ -79,16 +80,19 @@ refused with mcpHost.toolNames "reject") are reported as problems.
 
   --json   Print one JSON document on stdout:
            { "role": string|null,
-             "servers": [{ "name", "state": "connected"|"needsSignIn"|"error"|"disabled",
-                           "error"?, "reason"?, "issuer"?, "login"?,
+             "servers": [{ "name", "state": "connected"|"needsSignIn"|"notAllowed"|"error"|"disabled",
+                           "error"?, "reason"?, "issuer"?, "login"?, "allow"?,
                            "protocolVersion"?, "serverInfo"?, "toolCount", "visibleToolCount" }],
              "tools": [{ "name", "server", "tool", "confirm": "ask"|"auto", "description",
                          "inputSchema", "annotations"? }],
-             "problems": [{ "severity": "error"|"warning", "message", "setting"?, "server"? }] }
+             "problems": [{ "severity": "error"|"warning", "message", "setting"?, "server"? }],
+             "next": [{ "reason", "command" }] }
            toolCount is what the server lists; visibleToolCount what the role sees of it.
+           "next": what a person must decide first, with the command ("Next:" lines in text).
 
            A server that needs sign-in has "issuer" (its authorization server) and "login" (the
-           command that signs in).
+           command that signs in); one not allowed to start in this workspace ("notAllowed") has
+           "allow" (the command that allows it: mcp-host allow NAME).
   --login  Sign in to the servers that need it first (see below).
 
 Tools whose definition is not the reviewed one (mcpHost.pinning) are listed as quarantined with the
@@ -104,8 +108,11 @@ reason; JSON: "quarantined": [{ "server", "tool", "reason", "message" }].
   --allow-servers  The same for check (it makes no calls).
 
 Exit: 0 when every started server connected and there is no error problem (and, with --locked,
-the lockfile matches), 1 otherwise (a server that needs sign-in included), 2 for bad usage, an
-unknown role or unreadable settings.
+the lockfile matches) and nothing waits for a person; 1 when a server failed or needs sign-in, an
+error problem, or (--locked) the lockfile differs; 3 ("NOT READY") otherwise when a server is not
+allowed to start (run: mcp-host allow NAME) or tools are quarantined (run: mcp-host lock); 2 for bad
+usage, an unknown role or unreadable settings. When a server fails to start, its error's own line
+from stderr is shown; --verbose shows all of it.
 
 ${COMMON}`;
 
@@ -144,7 +151,11 @@ started and its tools are listed only up to that tool; otherwise every server of
 as in a session. Naming, role and pin checks answer the same either way.
 
 Outcomes: ok, isError, timeout, cancelled, denied, notFound, invalidArgs, quarantined, error.
-Exit: 0 for ok, 1 for any other outcome, 2 for bad usage.
+Without --json, stdout carries the tool's answer (ok, isError); when the host answered instead (the
+tool is not the role's, quarantined, refused, …) stderr says why in words for a person, with the
+command to run next. --json prints the model's text as it is.
+Exit: 0 for ok; 3 when the tool is quarantined (run: mcp-host lock) or its server is not allowed to
+start (run: mcp-host allow NAME); 1 for any other outcome; 2 for bad usage.
 
 ${COMMON}`;
 
@@ -156,10 +167,17 @@ answers may come out of order. Requests sent while the servers start are answere
 settled.
 
 Requests:
-  {"id":1,"op":"tools"}                        → {"id":1,"op":"tools","role","tools":[…as check…]}
+  {"id":1,"op":"tools","query"?:"…","all"?:true}
+                                               → {"id":1,"op":"tools","role","tools":[…as check…],"budget"?}
+                                                  as @mcp offers them: over the role's maxTools /
+                                                  maxToolTokens, those found with search_tools, the
+                                                  most relevant to the last "query", and search_tools
+                                                  ("host":true); "budget": {"available","offered","tokens"?}.
   {"id":2,"op":"call","name":"x","args":{}}    → {"id":2,"op":"call","name","server","tool","outcome",
                                                   "confirmedBy","durationMs","content",
                                                   "structuredContent"?,"modelText"}
+                                                  (search_tools: answered by the session, matches
+                                                  in "found", offered from the next "tools" on)
   {"id":3,"op":"servers"}                      → {"id":3,"op":"servers","role","servers":[…],"problems":[…]}
                                                   (state is the live state: starting, connected,
                                                   restarting, error, stopped, disabled, …; "pid" for
@@ -255,14 +273,19 @@ const LOCK = `Usage: ${USAGE.lock}
 Starts every enabled server (or the role's, with --role), and writes what each lists now to
 mcp-host.lock.json at the workspace root: each server's identity (command, args, cwd and env names,
 or URL; secrets never written) and every tool's full definition with its hash. This is the
-terminal's "approve": the changes are printed as a diff; commit the lockfile and review it in the
-pull request. Entries of servers no longer configured are dropped; a server that does not start
-keeps its entry. Every approval is an audit record.
+terminal's "approve": first it prints per server what it would approve (new tools with their
+descriptions, changed tools as a diff, removed tools, entries dropped) and asks y/N on a terminal;
+then it writes exactly that (if the servers' tools changed meanwhile, nothing is written). Commit
+the lockfile and review it in the pull request. Entries of servers no longer configured are
+dropped; a server that does not start keeps its entry. Every approval is an audit record.
 
-  --yes, -y   Servers not allowed yet start without asking.
-  --allow-servers  The same (lock makes no calls).
+  --yes, -y   Approve without asking (needed without a terminal), and servers not allowed yet
+              start without asking.
+  --allow-servers  Servers not allowed yet start without asking; approves nothing.
 
-Exit: 0 when every server started and the lockfile is written or up to date, 1 otherwise.
+Exit: 0 when every server started and the lockfile is written or up to date, 1 when a server did
+not start or the approval was declined, 3 when there is no terminal to ask and no --yes (nothing
+is written; the message names the command).
 
 ${COMMON}`;
 

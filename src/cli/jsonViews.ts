@@ -4,6 +4,7 @@ import type { HostSnapshot, ToolsChangedEvent } from '../core/host/hostSnapshot'
 import type { ServerStateEvent } from '../core/host/mcpHost';
 import type { SettingsProblem } from '../core/settings/hostSettings';
 import { loginCommand } from './loginWhenNeeded';
+import { allowCommand } from './nextCommand';
 
 /** The JSON shapes the CLI prints (check --json, call --json, session answers and events). */
 
@@ -19,12 +20,14 @@ export interface ToolView {
 
 export interface ServerView {
   readonly name: string;
-  /** check: connected | needsSignIn | error | disabled. session: the live state kind (starting, restarting, needsSignIn, ...). */
+  /** check: connected | needsSignIn | notAllowed | error | disabled. session: the live state kind (starting, restarting, needsSignIn, ...). */
   readonly state: string;
   readonly error?: string;
   /** needsSignIn: the authorization server the server names, and the command that signs in. */
   readonly issuer?: string;
   readonly login?: string;
+  /** notAllowed: the command that allows it to start in this workspace. */
+  readonly allow?: string;
   /** Why a server is disabled or restarting. */
   readonly reason?: string;
   readonly protocolVersion?: string;
@@ -84,7 +87,7 @@ export function toolViews(snapshot: HostSnapshot): ToolView[] {
 
 /**
  * Every configured server, in settings order. `collapse` (check) folds the live state into
- * connected | needsSignIn | error | disabled: servers the role does not use or that are disabled
+ * connected | needsSignIn | notAllowed | error | disabled: servers the role does not use or that are disabled
  * in the settings are "disabled" with a reason, anything else not connected is an "error".
  * `workspace` (--workspace as given) goes into the login command of a server that needs sign-in.
  */
@@ -108,6 +111,7 @@ export function serverViews(snapshot: HostSnapshot, collapse: boolean, workspace
       if (unused) return { name: s.name, state: 'disabled', reason: unused, ...counts };
       if (s.connected) return { name: s.name, state: 'connected', ...info, ...counts };
       if (s.needsSignIn) return { name: s.name, state: 'needsSignIn', ...signIn, reason: s.description, ...counts };
+      if (s.consent !== undefined) return { name: s.name, state: 'notAllowed', reason: s.failure ?? s.description, allow: allowCommand([s.name], { workspace }), ...counts };
       return { name: s.name, state: 'error', error: s.failure ?? s.description, ...counts };
     }
     return {

@@ -1,3 +1,4 @@
+import { cliCommand } from './nextCommand';
 import type { McpHost } from '../core/host/mcpHost';
 import type { Write } from './stderrLogger';
 
@@ -58,6 +59,5 @@ export class LoginWhenNeeded {
 
 /** The command that signs in to `server`, for messages. */
 export function loginCommand(server: string, workspace: string | undefined): string {
-  const quote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : JSON.stringify(s));
-  return `mcp-host login ${quote(server)}${workspace !== undefined ? ` --workspace ${quote(workspace)}` : ''}`;
+  return cliCommand(['login', server], { workspace });
 }

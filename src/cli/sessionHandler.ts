@@ -1,11 +1,12 @@
 import type { McpHost } from '../core/host/mcpHost';
 import type { CallProgress } from '../core/mcp/callProgress';
 import { CallAbortController } from '../core/util/callAbort';
-import { callView, problemViews, serverViews, toolViews } from './jsonViews';
+import { callView, problemViews, serverViews } from './jsonViews';
 import { usableRoleNames, type Workspace } from './loadWorkspace';
 import { runCatalogOp } from './sessionCatalogOps';
 import type { SessionRequest } from './sessionProtocol';
 import type { SessionRequests } from './sessionRequests';
+import { SessionTools } from './sessionTools';
 
 export type SessionAnswer = Record<string, unknown>;
 
@@ -27,6 +28,8 @@ export class SessionHandler {
    * AbortSignal took an EventTarget listener added and removed on every call.
    */
   private readonly stops = new Set<CallAbortController>();
+  /** The tools offered to the driving model within the role's budget, and its search_tools. */
+  private readonly offer: SessionTools;
 
   constructor(
     private readonly host: McpHost,
@@ -39,6 +42,7 @@ export class SessionHandler {
     /** Prints an event line (a call's progress). */
     private readonly emit?: (event: Record<string, unknown>) => void,
   ) {
+    this.offer = new SessionTools(host);
     signal?.addEventListener('abort', () => {
       for (const stop of this.stops) stop.abort(signal.reason);
     }, { once: true });
@@ -61,7 +65,7 @@ export class SessionHandler {
     switch (request.op) {
       case 'tools':
         await gate;
-        return this.tools();
+        return this.offer.offer({ query: request.query, all: request.all });
       case 'servers':
         await gate;
         return this.servers();
@@ -70,10 +74,12 @@ export class SessionHandler {
         const stop = new CallAbortController();
         if (this.signal?.aborted) stop.abort(this.signal.reason);
         this.stops.add(stop);
-        const call = gate.then(() => host.call({ name: request.name, args: request.args, signal: stop.signal, onProgress }));
+        // search_tools (when the role is over its budget) is the session's own tool, as in the chat.
+        const call = gate.then(async () => (await this.offer.search(request.name, request.args)) ?? host.call({ name: request.name, args: request.args, signal: stop.signal, onProgress }));
         this.callsInFlight.add(call);
         try {
-          return { ...callView(await call) };
+          const result = await call;
+          return 'found' in result ? { ...result } : { ...callView(result) };
         } finally {
           this.callsInFlight.delete(call);
           this.stops.delete(stop);
@@ -83,7 +89,7 @@ export class SessionHandler {
         if (request.server !== undefined && !host.snapshot().server(request.server)) throw new Error(`no server named "${request.server}"`);
         await gate;
         await host.servers.refreshTools(request.server);
-        return this.tools();
+        return this.offer.offer();
       case 'role': {
         const roles = usableRoleNames(this.workspace);
         if (request.name !== null && !roles.includes(request.name)) {
@@ -107,11 +113,6 @@ export class SessionHandler {
         await gate;
         return runCatalogOp(host, request, this.signal);
     }
-  }
-
-  private tools(): Record<string, unknown> {
-    const snapshot = this.host.snapshot();
-    return { role: snapshot.role ?? null, tools: toolViews(snapshot) };
   }
 
   private servers(): Record<string, unknown> {

@@ -5,7 +5,8 @@ import { isPlainObject } from '../core/settings/isPlainObject';
 export type RequestId = string | number | null;
 
 export type SessionRequest =
-  | { readonly op: 'tools'; readonly id: RequestId }
+  /** `query`: what the model is asked to do, to rank the tools by when the role is over its budget; `all`: every tool, regardless of the budget. */
+  | { readonly op: 'tools'; readonly id: RequestId; readonly query?: string; readonly all?: boolean }
   | { readonly op: 'servers'; readonly id: RequestId }
   | { readonly op: 'call'; readonly id: RequestId; readonly name: string; readonly args?: unknown }
   | { readonly op: 'refresh'; readonly id: RequestId; readonly server?: string }
@@ -99,7 +100,11 @@ const catalogRequestSchemas = [
 const requestSchema = z.discriminatedUnion(
   'op',
   [
-    z.object({ op: z.literal('tools') }),
+    z.object({
+      op: z.literal('tools'),
+      query: z.string({ error: (issue) => `"query" must be a string (what the model is asked to do), got ${kind(issue.input)}` }).optional(),
+      all: z.boolean({ error: (issue) => `"all" must be true or false, got ${kind(issue.input)}` }).optional(),
+    }),
     z.object({ op: z.literal('servers') }),
     z.object({
       op: z.literal('call'),

@@ -48,7 +48,8 @@ export class RoundTools {
     this.cache = options.cache ?? new TokenCountCache();
   }
 
-  async pick(all: readonly ModelToolDefinition[], budget: ToolBudget): Promise<RoundSelection> {
+  /** `query`: what to rank against this round instead of the options' (a CLI session's driver names it per request). */
+  async pick(all: readonly ModelToolDefinition[], budget: ToolBudget, query = this.options.query): Promise<RoundSelection> {
     const counter = budget.maxToolTokens !== undefined ? (this.options.counter ?? ESTIMATE) : undefined;
     const perTool = counter ? await this.countEach(all, counter) : undefined;
     const total = perTool ? sum(perTool.values()) : undefined;
@@ -60,7 +61,7 @@ export class RoundTools {
     const search = ToolSearch.of(all);
     const draft = searchToolDefinition(name, 0, all.length);
     const reserved = counter ? await this.cache.count(counter.key, draft, counter.count) : 0;
-    const chosen = selectWithinBudget(all, search.rank(this.options.query), this.discovered, budget, perTool, reserved);
+    const chosen = selectWithinBudget(all, search.rank(query), this.discovered, budget, perTool, reserved);
     this.current = { name, search, offered: chosen.length, available: all.length };
     const tools = [...chosen, searchToolDefinition(name, chosen.length, all.length)];
     const tokens = perTool ? sum(chosen.map((d) => perTool.get(d.name) ?? 0)) + reserved : undefined;

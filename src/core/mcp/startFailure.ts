@@ -5,9 +5,20 @@ import { httpStatusText } from './transportErrorText';
 
 const TAIL_LINES = 8;
 
+/**
+ * The line of a program's stderr that states its error: `Error [ERR_X]: …`, `TypeError: …`,
+ * `ModuleNotFoundError: …`, `error: …`, `fatal: …`. Node and Python print it above the stack (Node)
+ * or as the last line (Python); the lines after it are stack frames and `code: '…'`, `}`, `Node.js v20`.
+ */
+const MESSAGE_LINE = /^\s*(?:Uncaught\s+)?(?:[A-Za-z_$][\w$.]*(?:Error|Exception)|error|fatal|panic)(?:\s*\[[^\]]*\])?:\s*\S/i;
+/** Lines that say nothing on their own: stack frames, the closing brace of an error's fields, Node's version footer, a caret. */
+const NOISE_LINE = /^\s*(?:at\s|[{}^]+\s*$|\w+: '.*',?$|Node\.js v\d|File ".*", line \d)/;
+
 /** A server's stderr lines go to the log; the last few are kept to explain why it failed. */
 export class StderrTail {
   private readonly lines: string[] = [];
+  /** The last line that states an error (see MESSAGE_LINE); kept after it scrolls out of the tail. */
+  private message?: string;
 
   constructor(private readonly log: (line: string) => void) {}
 
@@ -16,15 +27,20 @@ export class StderrTail {
     this.log(line);
     this.lines.push(line);
     if (this.lines.length > TAIL_LINES) this.lines.shift();
+    if (MESSAGE_LINE.test(line)) this.message = line.trim();
   }
 
   clear(): void {
     this.lines.length = 0;
+    this.message = undefined;
   }
 
-  /** `; last stderr: a | b` or ''. */
+  /** `; stderr: Error: …` (the error's own line), else `; last stderr: a | b` (the last lines that are not stack frames), or ''. */
   hint(): string {
-    const last = this.lines.filter((l) => l.trim()).slice(-2);
+    if (this.message) return `; stderr: ${this.message}`;
+    const said = this.lines.filter((l) => l.trim());
+    const meaningful = said.filter((l) => !NOISE_LINE.test(l));
+    const last = (meaningful.length ? meaningful : said).slice(-2).map((l) => l.trim());
     return last.length ? `; last stderr: ${last.join(' | ')}` : '';
   }
 }

@@ -98,7 +98,16 @@ describe('mcp-host call', function () {
     assert.match(m.modelText, /Tool "basic__nope" is not available/);
 
     const human = await call('basic__nope');
-    assert.match(human.stderr, /outcome notFound; run "mcp-host check --workspace .*" to list the role's tools/);
+    assert.equal(human.stdout, '', 'the host answered, not a tool');
+    assert.match(human.stderr, /mcp-host: role "\w+" has no tool "basic__nope"; run "mcp-host check --workspace \S+" to list the role's tools\n/);
+    assert.doesNotMatch(human.stderr, /Use only the tools offered/, 'the model\'s words are not the person\'s');
+    const outside = await call('slow__sleep', '--args', '{"ms":1}');
+    assert.equal(outside.code, 1, describeRun(outside));
+    assert.equal(outside.stdout, '');
+    assert.match(
+      outside.stderr,
+      /mcp-host: tool "slow__sleep" would be a tool of server "slow", which role "basic" does not use; run "mcp-host check --workspace \S+" to list the role's tools, or pick a role with --role NAME\n/,
+    );
 
     const invalid = await call('basic__echo', '--args', '{"text":5}', '--json');
     assert.equal(invalid.code, 1);

@@ -39,7 +39,8 @@ describe('mcp-host check', function () {
     const r = await runCli(['check', '--workspace', ws, '--json']);
     assert.equal(r.code, 0, describeRun(r));
     const doc = parseJson(r);
-    assert.deepEqual(Object.keys(doc), ['role', 'servers', 'tools', 'budget', 'quarantined', 'problems']);
+    assert.deepEqual(Object.keys(doc), ['role', 'servers', 'tools', 'budget', 'quarantined', 'problems', 'next']);
+    assert.deepEqual(doc.next, [], 'nothing to decide');
     assert.deepEqual(Object.keys(doc.budget), ['tools', 'tokens', 'tokenizer', 'maxTools', 'maxToolTokens', 'over']);
     assert.equal(doc.budget.tools, 8);
     assert.equal(doc.budget.over, false);
@@ -130,6 +131,21 @@ describe('mcp-host check', function () {
     assert.equal(human.code, 1);
     assert.match(human.stdout, /^broken\s+error\s+-\s+server process exited \(code 4\)/m);
     assert.match(human.stdout, /^FAILED: 1 of 2 started servers connected/m);
+  });
+
+  it('a server whose command fails reports the error\'s own line from stderr, not the stack\'s tail, and suggests --verbose', async () => {
+    const ws = makeWorkspace({ 'mcpHost.servers': { broken: { command: process.execPath, args: ['-e', "require('node:nonexistent')"] } } });
+    const r = await runCli(['check', '--workspace', ws]);
+    assert.equal(r.code, 1, describeRun(r));
+    const line = /^broken +error +- +(.*)$/m.exec(r.stdout)?.[1];
+    assert.equal(line, 'server process exited (code 1) before initialize completed; stderr: Error [ERR_UNKNOWN_BUILTIN_MODULE]: No such built-in module: node:nonexistent', describeRun(r));
+    assert.doesNotMatch(r.stderr, /code: 'ERR_UNKNOWN_BUILTIN_MODULE'|\| \}|Node\.js v/, 'not the tail of the stack');
+    assert.match(r.stderr, /\nmcp-host: to see everything "broken" wrote to stderr, run the command again with --verbose\n$/);
+
+    const verbose = await runCli(['check', '--workspace', ws, '--verbose']);
+    assert.equal(verbose.code, 1);
+    assert.match(verbose.stderr, /\[broken\] stderr: +at /, '--verbose shows the whole stderr, stack included');
+    assert.doesNotMatch(verbose.stderr, /run the command again with --verbose/);
   });
 
   it('settings problems carry their setting path; an error problem gives exit 1', async () => {

@@ -28,7 +28,7 @@ describe('mcp-host check with imported MCP configuration files', function () {
     const ws = importOnlyWorkspace();
     const log = path.join(ws, 'basic.jsonl');
     // Imported servers are pinned like any other: review them once (the lockfile), then check.
-    const locked = await runCli(['lock', '--workspace', ws], { env: { MCP_HOST_SECRET_FIXTURE_LOG: log } });
+    const locked = await runCli(['lock', '--workspace', ws, '--yes'], { env: { MCP_HOST_SECRET_FIXTURE_LOG: log } });
     assert.equal(locked.code, 0, describeRun(locked));
     const r = await runCli(['check', '--workspace', ws], { env: { MCP_HOST_SECRET_FIXTURE_LOG: log } });
     assert.equal(r.code, 0, describeRun(r));

@@ -109,6 +109,41 @@ export function runCli(args: readonly string[], opts: RunOptions = {}): Promise<
   return startCli(args, { ...opts, input: opts.input ?? '' }).result;
 }
 
+/**
+ * Run the CLI on a pseudo-terminal (util-linux `script`), so stdin, stdout and stderr are all
+ * terminals as for a person: when `prompt` appears in what the terminal shows, `answer` is typed.
+ * `output`: stdout and stderr together, as the terminal showed them (carriage returns removed).
+ */
+export function runCliOnTerminal(args: readonly string[], prompt: RegExp, answer: string, opts: RunOptions = {}): Promise<{ code: number | null; output: string }> {
+  const cwd = opts.cwd ?? REPO_ROOT;
+  const env = { ...process.env, ...nodeEnv(), NODE_PATH: path.join(REPO_ROOT, 'node_modules'), ...isolatedCredentials(), ...opts.env };
+  const consent = allowWorkspaceServers(args, cwd, env);
+  const command = [process.execPath, ...cliEntry(), ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+  const child = spawn('script', ['-qec', command, '/dev/null'], { cwd, env: { ...env, ...consent }, stdio: ['pipe', 'pipe', 'pipe'] });
+  let output = '';
+  let answered = false;
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+    output += d;
+    if (!answered && prompt.test(output)) {
+      answered = true;
+      child.stdin!.write(answer + '\r');
+    }
+  });
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (output += d));
+  const timeoutMs = opts.timeoutMs ?? 30_000;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`mcp-host ${args.join(' ')} on a terminal did not exit within ${timeoutMs} ms\n${output}`));
+    }, timeoutMs);
+    child.once('error', reject);
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output: output.replace(/\r/g, '') });
+    });
+  });
+}
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Json = any;
 

@@ -14,15 +14,28 @@ describe('consent from the terminal', function () {
   it('without a terminal a server not allowed yet does not start, and says how to allow it; --yes starts it (audited, not kept)', async () => {
     const ws = makeWorkspace({ 'mcpHost.servers': { basic: fixtureServer('basic') }, 'mcpHost.audit.path': 'audit.jsonl' });
     let r = await runCli(['check', '--workspace', ws, '--json'], { consent: false });
-    assert.equal(r.code, 1, describeRun(r));
-    const basic = parseJson(r).servers[0];
-    assert.equal(basic.state, 'error');
-    assert.match(basic.error, /not started: this server has not been allowed to start in this workspace and there is no terminal to ask on; allow it with "mcp-host allow basic" \(or once on a terminal, e\.g\. "mcp-host check"\), or pass --allow-servers for this run: .*basic\.mjs/);
+    assert.equal(r.code, 3, 'a decision is needed, not a failure\n' + describeRun(r));
+    const doc = parseJson(r);
+    const basic = doc.servers[0];
+    assert.equal(basic.state, 'notAllowed');
+    assert.match(basic.reason, /not started: this server has not been allowed to start in this workspace and there is no terminal to ask on.*basic\.mjs/);
+    assert.equal(basic.allow, `mcp-host allow basic --workspace ${ws}`);
+    assert.deepEqual(doc.next, [{ reason: 'server "basic" is not allowed to start in this workspace', command: `mcp-host allow basic --workspace ${ws}` }]);
+    r = await runCli(['check', '--workspace', ws], { consent: false });
+    assert.equal(r.code, 3, describeRun(r));
+    assert.match(r.stdout, /^basic +notAllowed +- +not allowed to start in this workspace; run: mcp-host allow basic --workspace \S+$/m);
+    assert.match(r.stdout, /\nNOT READY: 0 of 1 started server connected, 0 tools for the role, no problems\.\nNext: mcp-host allow basic --workspace \S+ {3}\(server "basic" is not allowed to start in this workspace\)\n$/);
 
     r = await runCli(['check', '--workspace', ws, '--yes'], { consent: false });
     assert.equal(r.code, 0, describeRun(r));
     r = await runCli(['call', 'basic__echo', '--args', '{"text":"hi"}', '--workspace', ws], { consent: false });
-    assert.equal(r.code, 1, 'a --yes run is not kept: the next run without it is refused again');
+    assert.equal(r.code, 3, 'a --yes run is not kept: the next run without it is refused again\n' + describeRun(r));
+    assert.equal(r.stdout, '');
+    assert.match(
+      r.stderr,
+      /mcp-host: server "basic" is not allowed to start in this workspace, so its tools cannot be called\nmcp-host: to allow it, run: mcp-host allow basic --workspace \S+\n/,
+    );
+    assert.doesNotMatch(r.stderr, /Use only the tools/);
     const records = fs.readFileSync(path.join(ws, 'audit.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
     const consent = records.filter((x) => x.kind === 'consent');
     assert.deepEqual(consent.map((x) => [x.server, x.decision, x.by.via, x.remembered]), [['basic', 'allow', 'flag', false]]);

@@ -178,7 +178,8 @@ describe('mcp-host login / logout and sign-in in check, call, session', function
     const ws = workspace({ tracker: { type: 'http', url: f.mcpUrl } });
     const r = await runCli(['call', 'tracker__echo', '--args', '{"text":"x"}', '--login', '--workspace', ws], { env });
     assert.equal(r.code, 1, describeRun(r));
-    assert.match(r.stdout, /asks for additional permission/);
+    assert.equal(r.stdout, '', 'the host answered, not the tool');
+    assert.match(r.stderr, /\nmcp-host: tool "tracker__echo" failed: \S+ asks for additional permission \(scope "mcp:admin"\): sign in again with \S+\n$/);
     assert.equal(f.log.authorizations.length, 2, 'one sign-in and one step-up');
   });
 

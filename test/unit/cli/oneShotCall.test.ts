@@ -42,7 +42,7 @@ describe('mcp-host call, one-shot, against the lockfile', function () {
     const ws = workspace();
     const marks = path.join(testConfigDir(), 'checked-lockfiles');
     const before = fs.existsSync(marks) ? fs.readdirSync(marks).length : 0;
-    let r = await runCli(['lock', '--workspace', ws]);
+    let r = await runCli(['lock', '--workspace', ws, '--yes']);
     assert.equal(r.code, 0, describeRun(r));
     assert.equal(fs.readdirSync(marks).length, before + 1, '"lock" remembers the content it wrote as canonical');
 
@@ -53,26 +53,27 @@ describe('mcp-host call, one-shot, against the lockfile', function () {
     // The pinned description no longer matches what the server lists: another digest, read in full.
     editLock(ws, (lock) => (lock.servers.dyn.tools.alpha.definition.description = 'Reviewed as something else'));
     r = await runCli(['call', 'dyn__alpha', '--workspace', ws]);
-    assert.equal(r.code, 1, describeRun(r));
-    assert.match(r.stdout, /quarantined and was not called: the definition of tool "alpha" changed since it was reviewed \(description\)/);
+    assert.equal(r.code, 3, describeRun(r));
+    assert.match(r.stderr, /tool "dyn__alpha" was not called: it is quarantined because the definition of tool "alpha" changed since it was reviewed \(description\)/);
     // Again, now that this content is known canonical (entry-by-entry read): the same answer.
     r = await runCli(['call', 'dyn__alpha', '--workspace', ws]);
-    assert.equal(r.code, 1, describeRun(r));
-    assert.match(r.stdout, /the definition of tool "alpha" changed since it was reviewed \(description\)/);
+    assert.equal(r.code, 3, describeRun(r));
+    assert.match(r.stderr, /the definition of tool "alpha" changed since it was reviewed \(description\)/);
 
     editLock(ws, (lock) => delete lock.servers.dyn.tools.alpha);
     for (let i = 0; i < 2; i++) {
       r = await runCli(['call', 'dyn__alpha', '--workspace', ws]);
-      assert.equal(r.code, 1, describeRun(r));
-      assert.match(r.stdout, /tool "alpha" is new since server "dyn" was reviewed/);
+      assert.equal(r.code, 3, describeRun(r));
+      assert.match(r.stderr, /tool "alpha" is new since server "dyn" was reviewed/);
     }
     r = await runCli(['call', 'dyn__beta', '--workspace', ws]);
     assert.equal(r.code, 0, describeRun(r));
 
     fs.writeFileSync(lockfile(ws), fs.readFileSync(lockfile(ws), 'utf8').replace('"hash"', '"hash" "'));
     r = await runCli(['call', 'dyn__beta', '--workspace', ws]);
-    assert.equal(r.code, 1, describeRun(r));
-    assert.match(r.stdout, /the lockfile cannot be used/);
+    assert.equal(r.code, 3, describeRun(r));
+    assert.match(r.stderr, /the lockfile cannot be used/);
+    assert.match(r.stderr, /to see the difference and approve it, run: mcp-host lock --workspace /);
     assert.match(r.stderr, /is not a valid lockfile/);
 
     assert.deepEqual(outcomes(ws), ['alpha:ok', 'alpha:quarantined', 'alpha:quarantined', 'alpha:quarantined', 'alpha:quarantined', 'beta:ok', 'beta:quarantined']);
