@@ -83,9 +83,11 @@ export default defineConfig(
     name: 'mcp-host/src',
     files: ['src/**/*.ts'],
     rules: {
-      // The project's rules for src: named exports only, and small files.
+      // The project's rules for src: named exports only. A file holds one concern; the line cap is
+      // a backstop against a file that grew several, not a target: at 300 lines, files were split
+      // only to stay under it (helpText.ts, toolPins.ts, toolRouter.ts).
       'no-restricted-syntax': ['error', ...DEFAULT_EXPORT, ...VSCODE_REQUIRE],
-      'max-lines': ['error', { max: 300 }],
+      'max-lines': ['error', { max: 500, skipBlankLines: true, skipComments: true }],
     },
   },
 
