@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { AuditLog } from '../audit/auditLog';
 import type { Actor } from '../audit/auditRecord';
+import { consentOffer } from '../consent/consentOffer';
 import { ServerConsent, type ConsentState } from '../consent/serverConsent';
 import { ConnectionState } from '../mcp/connectionState';
 import type { ServerFleet } from '../mcp/serverFleet';
@@ -11,7 +12,7 @@ import type { ServerPins } from '../pinning/pinningPolicy';
 import { ToolPins } from '../pinning/toolPins';
 import type { HostSettings, PinningMode, ServerSettings } from '../settings/hostSettings';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { Emitter } from '../util/event';
+import { Emitter, type Event } from '../util/event';
 import type { Logger } from '../util/logger';
 import type { McpHostOptions } from './mcpHostOptions';
 
@@ -33,6 +34,8 @@ export interface DefinitionControl {
   lockedServers(): string[];
   /** Entries whose hash is not the hash of their definition ("server/tool"; `check --locked`). */
   inconsistentEntries(): string[];
+  /** A person allowed a server with "review the definitions first" and it has listed them: open the review of that server. */
+  readonly onDidRequestReview: Event<string>;
 }
 
 /** The lockfile's pins and the consent gate of one host, built from its options. */
@@ -43,6 +46,9 @@ export class HostTrust {
   private readonly _onDidChange = new Emitter<void>();
   /** Quarantines, reviews or consent states changed. */
   readonly onDidChange = this._onDidChange.event;
+  private readonly _onDidRequestReview = new Emitter<string>();
+  /** Servers allowed with "review first" whose review is not asked for yet. */
+  private readonly reviewWhenListed = new Set<string>();
 
   constructor(o: McpHostOptions, audit: AuditLog, logger: Logger, fleet: () => ServerFleet, settings: () => HostSettings) {
     const store = o.lockfile ?? (o.workspaceFolder ? new FileLockfileStore(join(o.workspaceFolder, LOCKFILE_NAME)) : new MemoryLockfileStore());
@@ -50,7 +56,14 @@ export class HostTrust {
     const pins = (this.pins = new ToolPins(o.settings.pinning, { store, audit, logger, workspaceFolder: o.workspaceFolder, serverInfo }));
     pins.onDidChange(() => this._onDidChange.fire());
     if (o.consent) {
-      this.consent = new ServerConsent({ ...o.consent, audit, logger, assumeYes: o.assumeYes });
+      const definitions = {
+        offer: (server: string) => consentOffer(pins.consentInput(server)),
+        allowed: (server: string, choice: 'approve' | 'review', by: Actor) => {
+          if (choice === 'approve') pins.approveWhenListed(server, by);
+          else this.reviewWhenListed.add(server);
+        },
+      };
+      this.consent = new ServerConsent({ ...o.consent, audit, logger, assumeYes: o.assumeYes, definitions });
       this.consent.onDidChange(() => this._onDidChange.fire());
     }
     const servers = () => ({ names: fleet().all().map((c) => c.name), configured: settings().servers.map((s) => s.name) });
@@ -68,6 +81,7 @@ export class HostTrust {
       reload: () => pins.reload(),
       lockedServers: () => pins.lockedServers(),
       inconsistentEntries: () => pins.inconsistentEntries(),
+      onDidRequestReview: this._onDidRequestReview.event,
     };
   }
 
@@ -80,6 +94,10 @@ export class HostTrust {
   /** A server's listed tools (undefined: none any more); before the registry hears of them. */
   setTools(server: string, tools: readonly Tool[] | undefined): void {
     this.pins.setTools(server, tools);
+    if (tools && this.reviewWhenListed.has(server) && this.pins.review(server)) {
+      this.reviewWhenListed.delete(server);
+      this._onDidRequestReview.fire(server);
+    }
   }
 
   /** What the snapshot shows of pins and consent. */
@@ -91,6 +109,7 @@ export class HostTrust {
     this.pins.dispose();
     this.consent?.dispose();
     this._onDidChange.dispose();
+    this._onDidRequestReview.dispose();
   }
 }
 

@@ -9,7 +9,8 @@ import { buildReview, type DefinitionReview } from './definitionReview';
 import { withServer, type LockedServer, type LockedTool } from './lockfile';
 import type { LockfileRead, LockfileStore } from './lockfileStore';
 import { hasDrift, isConsistent, pinServer, type Quarantine, type ServerPins } from './pinningPolicy';
-import { serverIdentity, type ServerIdentity } from './serverIdentity';
+import { errorText } from '../util/errorText';
+import { sameIdentity, serverIdentity, type ServerIdentity } from './serverIdentity';
 
 export class ReviewError extends Error {}
 
@@ -42,6 +43,8 @@ export class ToolPins {
   private readonly pins = new Map<string, ServerPins>();
   /** Servers whose listing is partial in this process (a one-shot call): never reviewed or written from. */
   private readonly partial = new Set<string>();
+  /** Servers a person allowed with "approve what it lists" at consent: who, and for which start. */
+  private readonly approveAtConsent = new Map<string, { by: Actor; identity?: ServerIdentity }>();
 
   constructor(
     private mode: PinningMode,
@@ -96,7 +99,23 @@ export class ToolPins {
   /** A server's listed tools (undefined: it holds none any more). Call before the registry hears of them. */
   setTools(server: string, tools: readonly Tool[] | undefined): void {
     this.liveOf(server).tools = tools;
+    if (tools && this.approveAtConsent.has(server) && this.approveFirstListing(server)) return;
     this.recompute(server);
+  }
+
+  /** The lockfile as the consent question needs it: the server's entry, and how it is about to start. */
+  consentInput(server: string): { mode: PinningMode; lockError?: string; entry?: LockedServer; identity?: ServerIdentity } {
+    const r = this.read;
+    return { mode: this.mode, ...('error' in r ? { lockError: r.error } : { entry: this.entry(server) }), identity: this.live.get(server)?.identity };
+  }
+
+  /**
+   * A person allowed `server` at consent with "approve what it lists" (trust on first use): its
+   * first full listing is written to the lockfile as approved by them, when the lockfile still has
+   * no entry for it and it started as shown. Anything it lists later is held against that entry.
+   */
+  approveWhenListed(server: string, by: Actor): void {
+    this.approveAtConsent.set(server, { by, identity: this.live.get(server)?.identity });
   }
 
   /**
@@ -186,6 +205,28 @@ export class ToolPins {
     this._onDidChange.dispose();
   }
 
+  /** The first listing after an "approve" at consent: written and audited; false when it cannot be (then held as always). */
+  private approveFirstListing(server: string): boolean {
+    const wish = this.approveAtConsent.get(server)!;
+    if (this.partial.has(server)) return false;
+    this.approveAtConsent.delete(server);
+    const live = this.live.get(server);
+    const same = !!wish.identity && !!live?.identity && sameIdentity(wish.identity, live.identity);
+    if (this.mode !== 'review' || 'error' in this.read || this.entry(server) || !same) return false;
+    this.recompute(server, false);
+    const review = this.review(server);
+    const pins = this.pins.get(server);
+    if (!review) return false;
+    try {
+      this.writeEntries([server], []);
+    } catch (e) {
+      this.o.logger.warn(`[${server}] could not write the definitions approved at consent: ${errorText(e)}; they stay quarantined until reviewed`);
+      return false;
+    }
+    this.record(review, pins, 'approve', wish.by, true);
+    return true;
+  }
+
   private checkedReview(server: string, token: string): DefinitionReview {
     if (this.partial.has(server)) throw new ReviewError(`server "${server}" was started for one call and listed only that tool: review it in a full session`);
     const review = this.review(server);
@@ -213,7 +254,7 @@ export class ToolPins {
     return { identity: live.identity, ...(info ? { serverInfo: { name: info.name, version: info.version } } : {}), tools };
   }
 
-  private record(r: DefinitionReview, p: ServerPins | undefined, decision: 'approve' | 'reject', by: Actor): void {
+  private record(r: DefinitionReview, p: ServerPins | undefined, decision: 'approve' | 'reject', by: Actor, atConsent = false): void {
     void this.o.audit.record({
       kind: 'review',
       ts: new Date().toISOString(),
@@ -225,8 +266,9 @@ export class ToolPins {
       changed: (p?.changed ?? []).map((c) => ({ tool: c.tool, fields: c.fields, before: c.before.hash, after: definitionHash(c.after) })),
       removed: (p?.removed ?? []).map((t) => ({ tool: t.definition.name, hash: t.hash })),
       identityChanges: r.identityChanges,
+      ...(atConsent ? { atConsent } : {}),
     });
-    this.o.logger.info(`[${r.server}] tool definitions ${decision === 'approve' ? 'approved' : 'rejected'} by ${by.user} (${by.via})`);
+    this.o.logger.info(`[${r.server}] tool definitions ${decision === 'approve' ? 'approved' : 'rejected'} by ${by.user} (${by.via}${atConsent ? ', when allowing it to start' : ''})`);
   }
 
   /** The server's lockfile entry; `tools`: only those of its tools are needed (a partial listing). */
