@@ -9,7 +9,9 @@ import type { DefinitionReview } from '../pinning/definitionReview';
 import { LOCKFILE_NAME } from '../pinning/lockfile';
 import { FileLockfileStore, MemoryLockfileStore } from '../pinning/lockfileStore';
 import type { ServerPins } from '../pinning/pinningPolicy';
+import { sameIdentity, type ServerIdentity } from '../pinning/serverIdentity';
 import { ToolPins } from '../pinning/toolPins';
+import { errorText } from '../util/errorText';
 import type { HostSettings, PinningMode, ServerSettings } from '../settings/hostSettings';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { Emitter, type Event } from '../util/event';
@@ -49,8 +51,10 @@ export class HostTrust {
   private readonly _onDidRequestReview = new Emitter<string>();
   /** Servers allowed with "review first" whose review is not asked for yet. */
   private readonly reviewWhenListed = new Set<string>();
+  /** Servers allowed with "approve what it lists": by whom, and how they were to start (lockfile form). */
+  private readonly approveWhenListed = new Map<string, { by: Actor; identity?: ServerIdentity }>();
 
-  constructor(o: McpHostOptions, audit: AuditLog, logger: Logger, fleet: () => ServerFleet, settings: () => HostSettings) {
+  constructor(o: McpHostOptions, audit: AuditLog, private readonly logger: Logger, fleet: () => ServerFleet, settings: () => HostSettings) {
     const store = o.lockfile ?? (o.workspaceFolder ? new FileLockfileStore(join(o.workspaceFolder, LOCKFILE_NAME)) : new MemoryLockfileStore());
     const serverInfo = (s: string) => infoOf(fleet().get(s)?.state);
     const pins = (this.pins = new ToolPins(o.settings.pinning, { store, audit, logger, workspaceFolder: o.workspaceFolder, serverInfo }));
@@ -59,7 +63,7 @@ export class HostTrust {
       const definitions = {
         offer: (server: string) => consentOffer(pins.consentInput(server)),
         allowed: (server: string, choice: 'approve' | 'review', by: Actor) => {
-          if (choice === 'approve') pins.approveWhenListed(server, by);
+          if (choice === 'approve') this.approveWhenListed.set(server, { by, identity: pins.consentInput(server).identity });
           else this.reviewWhenListed.add(server);
         },
       };
@@ -94,9 +98,28 @@ export class HostTrust {
   /** A server's listed tools (undefined: none any more); before the registry hears of them. */
   setTools(server: string, tools: readonly Tool[] | undefined): void {
     this.pins.setTools(server, tools);
+    if (tools && this.approveWhenListed.has(server)) this.approveFirstListing(server);
     if (tools && this.reviewWhenListed.has(server) && this.pins.review(server)) {
       this.reviewWhenListed.delete(server);
       this._onDidRequestReview.fire(server);
+    }
+  }
+
+  /**
+   * "Approve what it lists" at consent (trust on first use): its first listing is written to the
+   * lockfile as approved by the person who answered, when the lockfile still has no entry for it and
+   * it started as shown. What it lists later is held against that entry; otherwise it is held as always.
+   */
+  private approveFirstListing(server: string): void {
+    const wish = this.approveWhenListed.get(server)!;
+    this.approveWhenListed.delete(server);
+    const now = this.pins.consentInput(server);
+    if (now.mode !== 'review' || now.lockError !== undefined || now.entry || !wish.identity || !now.identity || !sameIdentity(wish.identity, now.identity)) return;
+    const review = this.pins.review(server);
+    try {
+      if (review) this.pins.approve(server, review.token, wish.by, true);
+    } catch (e) {
+      this.logger.warn(`[${server}] could not write the definitions approved when it was allowed to start: ${errorText(e)}; they stay quarantined until reviewed`);
     }
   }
 

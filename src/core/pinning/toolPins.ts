@@ -9,8 +9,7 @@ import { buildReview, type DefinitionReview } from './definitionReview';
 import { withServer, type LockedServer, type LockedTool } from './lockfile';
 import type { LockfileRead, LockfileStore } from './lockfileStore';
 import { hasDrift, isConsistent, pinServer, type Quarantine, type ServerPins } from './pinningPolicy';
-import { errorText } from '../util/errorText';
-import { sameIdentity, serverIdentity, type ServerIdentity } from './serverIdentity';
+import { serverIdentity, type ServerIdentity } from './serverIdentity';
 
 export class ReviewError extends Error {}
 
@@ -43,8 +42,6 @@ export class ToolPins {
   private readonly pins = new Map<string, ServerPins>();
   /** Servers whose listing is partial in this process (a one-shot call): never reviewed or written from. */
   private readonly partial = new Set<string>();
-  /** Servers a person allowed with "approve what it lists" at consent: who, and for which start. */
-  private readonly approveAtConsent = new Map<string, { by: Actor; identity?: ServerIdentity }>();
 
   constructor(
     private mode: PinningMode,
@@ -99,23 +96,12 @@ export class ToolPins {
   /** A server's listed tools (undefined: it holds none any more). Call before the registry hears of them. */
   setTools(server: string, tools: readonly Tool[] | undefined): void {
     this.liveOf(server).tools = tools;
-    if (tools && this.approveAtConsent.has(server) && this.approveFirstListing(server)) return;
     this.recompute(server);
   }
 
   /** The lockfile as the consent question needs it: the server's entry, and how it is about to start. */
   consentInput(server: string): { mode: PinningMode; lockError?: string; entry?: LockedServer; identity?: ServerIdentity } {
-    const r = this.read;
-    return { mode: this.mode, ...('error' in r ? { lockError: r.error } : { entry: this.entry(server) }), identity: this.live.get(server)?.identity };
-  }
-
-  /**
-   * A person allowed `server` at consent with "approve what it lists" (trust on first use): its
-   * first full listing is written to the lockfile as approved by them, when the lockfile still has
-   * no entry for it and it started as shown. Anything it lists later is held against that entry.
-   */
-  approveWhenListed(server: string, by: Actor): void {
-    this.approveAtConsent.set(server, { by, identity: this.live.get(server)?.identity });
+    return { mode: this.mode, ...('error' in this.read ? { lockError: this.read.error } : { entry: this.entry(server) }), identity: this.live.get(server)?.identity };
   }
 
   /**
@@ -173,12 +159,12 @@ export class ToolPins {
   }
 
   /** Write the reviewed definitions of `server` to the lockfile. `token` is the one of the review the person saw. */
-  approve(server: string, token: string, by: Actor): void {
+  approve(server: string, token: string, by: Actor, atConsent = false): void {
     if (this.mode === 'locked') throw new ReviewError('mcpHost.pinning is "locked": nothing is written; update mcp-host.lock.json with "mcp-host lock" and commit it');
     const review = this.checkedReview(server, token);
     const pins = this.pins.get(server);
     this.writeEntries([server], []);
-    this.record(review, pins, 'approve', by);
+    this.record(review, pins, 'approve', by, atConsent);
   }
 
   /** Keep the lockfile as it is: the tools stay quarantined; the decision is audited. */
@@ -203,28 +189,6 @@ export class ToolPins {
 
   dispose(): void {
     this._onDidChange.dispose();
-  }
-
-  /** The first listing after an "approve" at consent: written and audited; false when it cannot be (then held as always). */
-  private approveFirstListing(server: string): boolean {
-    const wish = this.approveAtConsent.get(server)!;
-    if (this.partial.has(server)) return false;
-    this.approveAtConsent.delete(server);
-    const live = this.live.get(server);
-    const same = !!wish.identity && !!live?.identity && sameIdentity(wish.identity, live.identity);
-    if (this.mode !== 'review' || 'error' in this.read || this.entry(server) || !same) return false;
-    this.recompute(server, false);
-    const review = this.review(server);
-    const pins = this.pins.get(server);
-    if (!review) return false;
-    try {
-      this.writeEntries([server], []);
-    } catch (e) {
-      this.o.logger.warn(`[${server}] could not write the definitions approved at consent: ${errorText(e)}; they stay quarantined until reviewed`);
-      return false;
-    }
-    this.record(review, pins, 'approve', wish.by, true);
-    return true;
   }
 
   private checkedReview(server: string, token: string): DefinitionReview {
