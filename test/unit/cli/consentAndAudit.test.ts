@@ -8,8 +8,8 @@ import { DenyingConfirmer } from '../../../src/cli/denyingConfirmer';
 import { loadWorkspace } from '../../../src/cli/loadWorkspace';
 import { createStderrLogger } from '../../../src/cli/stderrLogger';
 import { TerminalConsentPrompt } from '../../../src/cli/terminalConsentPrompt';
-import type { ConsentRequest } from '../../../src/core/consent/serverConsent';
 import { testConfigDir } from '../../fixtures/cliConsent';
+import { pinnedRequest, unpinnedRequest } from '../../fixtures/consentRequests';
 import { describeRun, fixtureServer, makeWorkspace, parseJson, removeTempDirs, runCli, tempDir } from './cliHarness';
 
 describe('consent from the terminal', function () {
@@ -76,25 +76,14 @@ describe('consent from the terminal', function () {
     };
     return { streams: { input, output }, shown: () => shown, typeWhen };
   };
-  const unpinned = (server: string): ConsentRequest => ({
-    server,
-    identity: { type: 'stdio', command: 'node', args: [`${server}.mjs`], envKeys: [] },
-    offer: { note: 'What it offers is not known before it starts: mcp-host.lock.json has no entry for it.' },
-    choices: ['approve', 'review', 'deny'],
-  });
-  const pinned: ConsentRequest = {
-    server: 'kb',
-    identity: { type: 'stdio', command: 'node', args: ['kb.mjs'], envKeys: [] },
-    offer: { tools: [{ name: 'search', summary: 'Searches the knowledge base' }], note: 'Tools it lists that differ from these stay quarantined until a person reviews them.' },
-    choices: ['allow', 'deny'],
-  };
+  const [unpinned, pinned] = [unpinnedRequest, pinnedRequest];
 
   it('one server: what the lockfile pins is shown; with nothing pinned "y" approves what it lists, "r" reviews first', async () => {
     const t1 = terminal();
     const one = new TerminalConsentPrompt('/ws', t1.streams).ask(pinned);
     await t1.typeWhen(/\[y\/N\] $/, 'y');
     assert.equal(await one, 'allow');
-    assert.match(t1.shown(), /command: node kb\.mjs\n {2}environment variables set: \(none\)\n {2}It offers 1 tool, as pinned in mcp-host\.lock\.json:\n {4}search — Searches the knowledge base\n/);
+    assert.match(t1.shown(), /command: node kb\.mjs\n {2}environment variables set: \(none\)\n {2}It offers 2 tools, as pinned in mcp-host\.lock\.json:\n {4}search — Searches the knowledge base\n {4}open\n/);
 
     for (const [line, answer] of [['y', 'approve'], ['r', 'review'], ['', 'deny'], [null, 'dismiss']] as const) {
       const t = terminal();
@@ -121,7 +110,7 @@ describe('consent from the terminal', function () {
     const all = await ask('a');
     assert.deepEqual(all.answers, ['approve', 'allow', 'approve']);
     assert.match(all.shown, /wants to start 3 MCP servers:\n {2}1\. "files"\n {5}command: node files\.mjs/);
-    assert.match(all.shown, / {2}2\. "kb"\n[\s\S]* {5}It offers 1 tool, as pinned in mcp-host\.lock\.json:\n {7}search — Searches the knowledge base/);
+    assert.match(all.shown, / {2}2\. "kb"\n[\s\S]* {5}It offers 2 tools, as pinned in mcp-host\.lock\.json:\n {7}search — Searches the knowledge base/);
 
     const each = await ask('yr', 'y r n', 'r, y, n');
     assert.deepEqual(each.answers, ['review', 'allow', 'deny']);

@@ -4,7 +4,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ConnectionState } from '../../../src/core/host/hostSnapshot';
 import { auditHtml } from '../../../src/vscode/auditView';
 import { toAuditRow, toAuditRows, MAX_ROWS } from '../../../src/vscode/auditRows';
-import type { ConsentRequest } from '../../../src/core/consent/serverConsent';
+import { pinnedRequest, unpinnedRequest } from '../../fixtures/consentRequests';
 import { consentMessage, consentsMessage, ModalConsentPrompt } from '../../../src/vscode/modalConsentPrompt';
 import { serverContextValue, serverDescription } from '../../../src/vscode/serverTreeItem';
 import { quarantineNote } from '../../../src/vscode/slashCommands';
@@ -64,21 +64,10 @@ describe('editor views of pinning, consent and the audit', () => {
     assert.deepEqual(answers, ['allow', 'deny', 'dismiss']);
   });
 
-  const unpinned = (server: string): ConsentRequest => ({
-    server,
-    identity: { type: 'stdio', command: 'node', args: [`${server}.mjs`], envKeys: [] },
-    offer: { note: 'What it offers is not known before it starts: mcp-host.lock.json has no entry for it.' },
-    choices: ['approve', 'review', 'deny'],
-  });
-  const pinned: ConsentRequest = {
-    server: 'kb',
-    identity: { type: 'stdio', command: 'node', args: ['kb.mjs'], envKeys: [] },
-    offer: { tools: [{ name: 'search', summary: 'Searches' }, { name: 'open' }], note: 'Tools it lists that differ from these stay quarantined until a person reviews them.' },
-    choices: ['allow', 'deny'],
-  };
+  const [unpinned, pinned] = [unpinnedRequest, pinnedRequest];
 
   it('one decision: the dialog shows what the lockfile pins or that nothing is known, with the answers that apply as buttons', async () => {
-    assert.match(consentMessage(pinned).detail, /\n\nIt offers 2 tools, as pinned in mcp-host\.lock\.json:\n {2}search — Searches\n {2}open\nTools it lists that differ/);
+    assert.match(consentMessage(pinned).detail, /\n\nIt offers 2 tools, as pinned in mcp-host\.lock\.json:\n {2}search — Searches the knowledge base\n {2}open\nTools it lists that differ/);
     let buttons: unknown[] = [];
     const answers: string[] = [];
     for (const label of ['Allow and Approve Its Tools', 'Allow, Review Tools First', "Don't Allow", undefined]) {
