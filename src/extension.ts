@@ -61,6 +61,8 @@ export function activate(context: vscode.ExtensionContext): McpHostTestApi | und
     vscode.window.createTreeView(SERVERS_VIEW_ID, { treeDataProvider: tree, showCollapseAll: true }),
     definitions,
     reviews,
+    // "Allow, Review Tools First": the review opens once the server has listed its tools.
+    c.host.definitions.onDidRequestReview((server) => void reviews.open(server).catch((e) => logger.warn(`could not open the review of "${server}": ${(e as Error)?.message ?? String(e)}`))),
     audit,
     new RoleStatusBar(host, c.onDidChange),
     registerCommands({ controller: c, logger, tree, definitions, extensionId: context.extension.id, more: trustCommands(c, reviews, audit) }),

@@ -143,6 +143,8 @@ export interface ReviewAuditRecord {
   readonly changed: readonly { readonly tool: string; readonly fields: readonly string[]; readonly before: string; readonly after: string }[];
   readonly removed: readonly { readonly tool: string; readonly hash: string }[];
   readonly identityChanges: readonly string[];
+  /** Approved when the person allowed the server to start ("approve what it lists", trust on first use). */
+  readonly atConsent?: boolean;
 }
 
 /** A person allowed or refused the start of a server (consent before its first start). */

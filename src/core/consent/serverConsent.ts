@@ -6,6 +6,7 @@ import type { ServerSettings } from '../settings/hostSettings';
 import { errorText } from '../util/errorText';
 import { Emitter } from '../util/event';
 import type { Logger } from '../util/logger';
+import { allowAllChoice, type ConsentChoice, type ConsentOffer } from './consentOffer';
 import type { ConsentStore, StoredConsent } from './consentStore';
 
 /** What a person is asked before a server starts. */
@@ -17,14 +18,40 @@ export interface ConsentRequest {
   readonly previous?: ServerIdentity;
   /** The folders it will be given as roots; false: no roots are declared to it (see describeRoots). */
   readonly roots?: readonly string[] | false;
+  /** What is known of its definitions before it starts (from the lockfile only). */
+  readonly offer?: ConsentOffer;
+  /** The answers that apply, starting ones first, "deny" last. Absent: allow / deny. */
+  readonly choices?: readonly ConsentChoice[];
 }
 
 /** `dismiss`: no answer (closed, Escape); the server does not start and is asked about again next time. */
-export type ConsentAnswer = 'allow' | 'deny' | 'dismiss';
+export type ConsentAnswer = ConsentChoice | 'dismiss';
 
 /** The port through which the core asks. A rejection is not consent: its message says why nobody could be asked. */
 export interface ConsentPrompt {
   ask(request: ConsentRequest): Promise<ConsentAnswer>;
+  /**
+   * Several servers waiting at once, asked in one view (one answer per request, in order). Without
+   * it they are asked one after another.
+   */
+  askAll?(requests: readonly ConsentRequest[]): Promise<readonly ConsentAnswer[]>;
+}
+
+/** What the lockfile knows of a server before it starts, and what an answer does to its definitions. */
+export interface ConsentDefinitions {
+  offer(server: string): { readonly offer?: ConsentOffer; readonly choices: readonly ConsentChoice[] };
+  /** A person allowed the server with "approve" or "review" (before it starts). */
+  allowed(server: string, choice: 'approve' | 'review', by: Actor): void;
+}
+
+/** The answers a request offers. */
+export function choicesOf(r: ConsentRequest): readonly ConsentChoice[] {
+  return r.choices ?? ['allow', 'deny'];
+}
+
+/** "Allow all" for several requests: each one's first starting answer. */
+export function allowAll(requests: readonly ConsentRequest[]): ConsentAnswer[] {
+  return requests.map((r) => allowAllChoice(choicesOf(r)));
 }
 
 export interface ServerConsentOptions {
@@ -36,21 +63,29 @@ export interface ServerConsentOptions {
   readonly via: Exclude<Actor['via'], 'flag'>;
   /** CLI `--yes` or `--allow-servers`: servers not allowed yet start without asking (audited as allowed by the flag, not kept). */
   readonly assumeYes?: boolean;
+  /** What the question shows of the server's definitions; without it only allow / deny is asked. */
+  readonly definitions?: ConsentDefinitions;
 }
 
 export type ConsentState = 'waiting' | 'refused';
 
+/** How long servers that wait for consent are gathered before one question asks about them all. */
+const GATHER_MS = 150;
+
 /**
  * Consent before a server starts: the first time, and whenever its resolved command line, args,
  * working directory, environment variable names (or remote URL) change. Asks one question at a
- * time; remembers allow and deny; a remembered "deny" is asked again only when a person starts
- * the server.
+ * time (about every server waiting at that moment); remembers allow and deny; a remembered "deny" is
+ * asked again only when a person starts the server. The question shows what the lockfile knows of
+ * the server's definitions, and an answer may approve them at first listing or ask for their review.
  */
 export class ServerConsent {
   private readonly _onDidChange = new Emitter<void>();
   readonly onDidChange = this._onDidChange.event;
   private readonly states = new Map<string, ConsentState>();
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly waiting: { request: ConsentRequest; resolve: (a: ConsentAnswer | { error: string }) => void }[] = [];
+  private gather?: ReturnType<typeof setTimeout>;
+  private asking = false;
 
   constructor(private readonly o: ServerConsentOptions) {}
 
@@ -85,7 +120,16 @@ export class ServerConsent {
       this.record(server, identity, 'allow', actor('flag'), false);
       return this.set(server, undefined);
     }
-    const answer = await this.ask({ server, identity, ...(stored && !same ? { previous: stored.identity } : {}), ...(roots !== undefined ? { roots } : {}) });
+    const known = this.o.definitions?.offer(server);
+    const request: ConsentRequest = {
+      server,
+      identity,
+      ...(stored && !same ? { previous: stored.identity } : {}),
+      ...(roots !== undefined ? { roots } : {}),
+      ...(known?.offer ? { offer: known.offer } : {}),
+      ...(known ? { choices: known.choices } : {}),
+    };
+    const answer = await this.ask(request);
     if (typeof answer !== 'string' || answer === 'dismiss' || answer === 'deny') {
       const remembered = answer === 'deny';
       if (typeof answer === 'string') this.record(server, identity, 'deny', actor(this.o.via), remembered);
@@ -93,30 +137,67 @@ export class ServerConsent {
       const why = typeof answer === 'string' ? (remembered ? 'you did not allow this server to start' : 'the question was dismissed') : answer.error;
       return this.set(server, 'refused', `not started: ${why}: ${commandLine(identity)}`);
     }
-    this.record(server, identity, 'allow', actor(this.o.via), true);
+    const by = actor(this.o.via);
+    this.record(server, identity, 'allow', by, true);
     await this.keep(server, { identityHash: hash, identity, allowed: true, at: new Date().toISOString() });
+    // An answer the question did not offer starts the server without touching its definitions.
+    if ((answer === 'approve' || answer === 'review') && choicesOf(request).includes(answer)) this.o.definitions?.allowed(server, answer, by);
     return this.set(server, undefined);
   }
 
   dispose(): void {
+    clearTimeout(this.gather);
+    for (const w of this.waiting.splice(0)) w.resolve({ error: 'the host was closed' });
     this._onDidChange.dispose();
   }
 
-  /** One question at a time; the server shows "waiting for consent" meanwhile. */
+  /**
+   * One question at a time. Servers that wait at the same moment (a start-up, a role switch) are
+   * gathered for a short while and asked together; those arriving while a question is open are
+   * asked after it. A server shows "waiting for consent" while its question is shown.
+   */
   private ask(request: ConsentRequest): Promise<ConsentAnswer | { error: string }> {
-    const run = async (): Promise<ConsentAnswer | { error: string }> => {
-      this.set(request.server, 'waiting');
-      try {
-        return await this.o.prompt.ask(request);
-      } catch (e) {
-        const error = errorText(e);
-        this.o.logger.warn(`[${request.server}] could not ask whether it may start: ${error}`);
-        return { error };
+    return new Promise((resolve) => {
+      this.waiting.push({ request, resolve });
+      if (this.asking) return;
+      clearTimeout(this.gather);
+      this.gather = setTimeout(() => void this.askWaiting(), GATHER_MS);
+    });
+  }
+
+  private async askWaiting(): Promise<void> {
+    const batch = this.waiting.splice(0);
+    if (batch.length === 0) return;
+    this.asking = true;
+    try {
+      const requests = batch.map((b) => b.request);
+      if (requests.length > 1 && this.o.prompt.askAll) {
+        for (const r of requests) this.set(r.server, 'waiting');
+        const answers = await this.attempt(requests.map((r) => r.server), () => this.o.prompt.askAll!(requests));
+        batch.forEach((b, i) => b.resolve('error' in answers ? answers : answers[i]));
+      } else {
+        for (const b of batch) {
+          this.set(b.request.server, 'waiting');
+          b.resolve(await this.attempt([b.request.server], () => this.o.prompt.ask(b.request)));
+        }
       }
-    };
-    const next = this.queue.then(run, run);
-    this.queue = next.catch(() => undefined);
-    return next;
+    } finally {
+      this.asking = false;
+      if (this.waiting.length) void this.askWaiting();
+    }
+  }
+
+  /** The prompt's answer, or why nobody could be asked (never consent). */
+  private async attempt<T>(servers: readonly string[], asking: () => Promise<T>): Promise<T | { error: string }> {
+    try {
+      const answer = await asking();
+      if (Array.isArray(answer) && answer.length !== servers.length) throw new Error(`${answer.length} answers for ${servers.length} servers`);
+      return answer;
+    } catch (e) {
+      const error = errorText(e);
+      this.o.logger.warn(`[${servers.join(', ')}] could not ask whether ${servers.length === 1 ? 'it' : 'they'} may start: ${error}`);
+      return { error };
+    }
   }
 
   private async keep(server: string, consent: StoredConsent): Promise<void> {

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { AuditLog } from '../audit/auditLog';
 import type { Actor } from '../audit/auditRecord';
+import { consentOffer } from '../consent/consentOffer';
 import { ServerConsent, type ConsentState } from '../consent/serverConsent';
 import { ConnectionState } from '../mcp/connectionState';
 import type { ServerFleet } from '../mcp/serverFleet';
@@ -8,10 +9,12 @@ import type { DefinitionReview } from '../pinning/definitionReview';
 import { LOCKFILE_NAME } from '../pinning/lockfile';
 import { FileLockfileStore, MemoryLockfileStore } from '../pinning/lockfileStore';
 import type { ServerPins } from '../pinning/pinningPolicy';
+import { sameIdentity, type ServerIdentity } from '../pinning/serverIdentity';
 import { ToolPins } from '../pinning/toolPins';
+import { errorText } from '../util/errorText';
 import type { HostSettings, PinningMode, ServerSettings } from '../settings/hostSettings';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { Emitter } from '../util/event';
+import { Emitter, type Event } from '../util/event';
 import type { Logger } from '../util/logger';
 import type { McpHostOptions } from './mcpHostOptions';
 
@@ -33,6 +36,8 @@ export interface DefinitionControl {
   lockedServers(): string[];
   /** Entries whose hash is not the hash of their definition ("server/tool"; `check --locked`). */
   inconsistentEntries(): string[];
+  /** A person allowed a server with "review the definitions first" and it has listed them: open the review of that server. */
+  readonly onDidRequestReview: Event<string>;
 }
 
 /** The lockfile's pins and the consent gate of one host, built from its options. */
@@ -43,15 +48,27 @@ export class HostTrust {
   private readonly _onDidChange = new Emitter<void>();
   /** Quarantines, reviews or consent states changed. */
   readonly onDidChange = this._onDidChange.event;
+  private readonly _onDidRequestReview = new Emitter<string>();
+  /** Servers allowed with "review first" whose review is not asked for yet. */
+  private readonly reviewWhenListed = new Set<string>();
+  /** Servers allowed with "approve what it lists": by whom, and how they were to start (lockfile form). */
+  private readonly approveWhenListed = new Map<string, { by: Actor; identity?: ServerIdentity }>();
 
-  constructor(o: McpHostOptions, audit: AuditLog, logger: Logger, fleet: () => ServerFleet, settings: () => HostSettings) {
+  constructor(o: McpHostOptions, audit: AuditLog, private readonly logger: Logger, fleet: () => ServerFleet, settings: () => HostSettings) {
     const store = o.lockfile ?? (o.workspaceFolder ? new FileLockfileStore(join(o.workspaceFolder, LOCKFILE_NAME)) : new MemoryLockfileStore());
     const serverInfo = (s: string) => infoOf(fleet().get(s)?.state);
     const pins = (this.pins = new ToolPins(o.settings.pinning, { store, audit, logger, workspaceFolder: o.workspaceFolder, serverInfo }));
     pins.onDidChange(() => this._onDidChange.fire());
     if (o.consent) {
       // --yes and --allow-servers answer the consent question alike; only --yes reaches the router.
-      this.consent = new ServerConsent({ ...o.consent, audit, logger, assumeYes: o.assumeYes || o.allowServers });
+      const definitions = {
+        offer: (server: string) => consentOffer(pins.consentInput(server)),
+        allowed: (server: string, choice: 'approve' | 'review', by: Actor) => {
+          if (choice === 'approve') this.approveWhenListed.set(server, { by, identity: pins.consentInput(server).identity });
+          else this.reviewWhenListed.add(server);
+        },
+      };
+      this.consent = new ServerConsent({ ...o.consent, audit, logger, assumeYes: o.assumeYes || o.allowServers, definitions });
       this.consent.onDidChange(() => this._onDidChange.fire());
     }
     const servers = () => ({ names: fleet().all().map((c) => c.name), configured: settings().servers.map((s) => s.name) });
@@ -69,6 +86,7 @@ export class HostTrust {
       reload: () => pins.reload(),
       lockedServers: () => pins.lockedServers(),
       inconsistentEntries: () => pins.inconsistentEntries(),
+      onDidRequestReview: this._onDidRequestReview.event,
     };
   }
 
@@ -81,6 +99,29 @@ export class HostTrust {
   /** A server's listed tools (undefined: none any more); before the registry hears of them. */
   setTools(server: string, tools: readonly Tool[] | undefined): void {
     this.pins.setTools(server, tools);
+    if (tools && this.approveWhenListed.has(server)) this.approveFirstListing(server);
+    if (tools && this.reviewWhenListed.has(server) && this.pins.review(server)) {
+      this.reviewWhenListed.delete(server);
+      this._onDidRequestReview.fire(server);
+    }
+  }
+
+  /**
+   * "Approve what it lists" at consent (trust on first use): its first listing is written to the
+   * lockfile as approved by the person who answered, when the lockfile still has no entry for it and
+   * it started as shown. What it lists later is held against that entry; otherwise it is held as always.
+   */
+  private approveFirstListing(server: string): void {
+    const wish = this.approveWhenListed.get(server)!;
+    this.approveWhenListed.delete(server);
+    const now = this.pins.consentInput(server);
+    if (now.mode !== 'review' || now.lockError !== undefined || now.entry || !wish.identity || !now.identity || !sameIdentity(wish.identity, now.identity)) return;
+    const review = this.pins.review(server);
+    try {
+      if (review) this.pins.approve(server, review.token, wish.by, true);
+    } catch (e) {
+      this.logger.warn(`[${server}] could not write the definitions approved when it was allowed to start: ${errorText(e)}; they stay quarantined until reviewed`);
+    }
   }
 
   /** What the snapshot shows of pins and consent. */
@@ -92,6 +133,7 @@ export class HostTrust {
     this.pins.dispose();
     this.consent?.dispose();
     this._onDidChange.dispose();
+    this._onDidRequestReview.dispose();
   }
 }
 

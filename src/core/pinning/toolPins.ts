@@ -99,6 +99,11 @@ export class ToolPins {
     this.recompute(server);
   }
 
+  /** The lockfile as the consent question needs it: the server's entry, and how it is about to start. */
+  consentInput(server: string): { mode: PinningMode; lockError?: string; entry?: LockedServer; identity?: ServerIdentity } {
+    return { mode: this.mode, ...('error' in this.read ? { lockError: this.read.error } : { entry: this.entry(server) }), identity: this.live.get(server)?.identity };
+  }
+
   /**
    * A one-shot call uses one tool of `server`: its listing stops at that tool and keeps only it
    * (listAllTools `stopAfter`). Each listed tool is still held against its pin exactly; what the
@@ -154,12 +159,12 @@ export class ToolPins {
   }
 
   /** Write the reviewed definitions of `server` to the lockfile. `token` is the one of the review the person saw. */
-  approve(server: string, token: string, by: Actor): void {
+  approve(server: string, token: string, by: Actor, atConsent = false): void {
     if (this.mode === 'locked') throw new ReviewError('mcpHost.pinning is "locked": nothing is written; update mcp-host.lock.json with "mcp-host lock" and commit it');
     const review = this.checkedReview(server, token);
     const pins = this.pins.get(server);
     this.writeEntries([server], []);
-    this.record(review, pins, 'approve', by);
+    this.record(review, pins, 'approve', by, atConsent);
   }
 
   /** Keep the lockfile as it is: the tools stay quarantined; the decision is audited. */
@@ -213,7 +218,7 @@ export class ToolPins {
     return { identity: live.identity, ...(info ? { serverInfo: { name: info.name, version: info.version } } : {}), tools };
   }
 
-  private record(r: DefinitionReview, p: ServerPins | undefined, decision: 'approve' | 'reject', by: Actor): void {
+  private record(r: DefinitionReview, p: ServerPins | undefined, decision: 'approve' | 'reject', by: Actor, atConsent = false): void {
     void this.o.audit.record({
       kind: 'review',
       ts: new Date().toISOString(),
@@ -225,8 +230,9 @@ export class ToolPins {
       changed: (p?.changed ?? []).map((c) => ({ tool: c.tool, fields: c.fields, before: c.before.hash, after: definitionHash(c.after) })),
       removed: (p?.removed ?? []).map((t) => ({ tool: t.definition.name, hash: t.hash })),
       identityChanges: r.identityChanges,
+      ...(atConsent ? { atConsent } : {}),
     });
-    this.o.logger.info(`[${r.server}] tool definitions ${decision === 'approve' ? 'approved' : 'rejected'} by ${by.user} (${by.via})`);
+    this.o.logger.info(`[${r.server}] tool definitions ${decision === 'approve' ? 'approved' : 'rejected'} by ${by.user} (${by.via}${atConsent ? ', when allowing it to start' : ''})`);
   }
 
   /** The server's lockfile entry; `tools`: only those of its tools are needed (a partial listing). */

@@ -82,13 +82,13 @@ async function main() {
 
   const tests = [
     {
-      name: 'before each server first starts, a dialog names it and its command; "Allow" starts both',
+      name: 'before the servers first start, one dialog names each and its command; "Allow All" starts both',
       fn: async () => {
         const asked = await ui.allowServers(page, ['asks', 'everything']);
         assert.deepStrictEqual(Object.keys(asked).sort(), ['asks', 'everything']);
-        assert.match(asked.asks, /Allow the MCP server "asks" of this workspace to start\?/);
+        assert.match(asked.asks, /MCP server "asks"/);
         assert.match(asked.asks, /command: node \S*\/test\/fixtures\/servers\/asks\.mjs/);
-        assert.match(asked.everything, /Allow the MCP server "everything" of this workspace to start\?/);
+        assert.match(asked.everything, /MCP server "everything"/);
         assert.match(asked.everything, /command: node \S*\/server-everything\/dist\/index\.js stdio/);
         // Each dialog names the roots that server will be given: its own setting, else the workspace folder.
         assert.match(asked.asks, new RegExp(`roots \\(folders it is given\\): (${inWorkspace('data')})\\s`));

@@ -269,9 +269,11 @@ async function clickDialogButton(page, label) {
 }
 
 /**
- * Answers MCP Host's "Allow the MCP server … to start?" dialogs with "Allow" until each server in
- * `names` has been asked (one dialog at a time); `onDialog(name, box)` runs before each answer.
- * Returns each dialog's text by server name.
+ * Answers MCP Host's consent dialogs until each server in `names` has been asked: a dialog about one
+ * server with "Allow" (or, for a server the lockfile has no entry for, "Allow and Approve Its
+ * Tools"), a dialog about several servers waiting at once with "Allow All". `onDialog(name, box)`
+ * runs before each answer (with the first server of a dialog about several). Returns each dialog's
+ * text by server name (a dialog about several under each of its servers).
  */
 async function allowServers(page, names, { timeout = 60000, onDialog } = {}) {
   const texts = {};
@@ -280,12 +282,12 @@ async function allowServers(page, names, { timeout = 60000, onDialog } = {}) {
   while (names.some((n) => !(n in texts))) {
     await box.waitFor({ timeout: Math.max(1000, deadline - Date.now()) });
     const text = await box.innerText();
-    const name = /MCP server "([^"]+)"/.exec(text)[1];
-    texts[name] = text;
-    if (onDialog) await onDialog(name, box);
-    await box.locator('.monaco-button', { hasText: /^Allow$/ }).first().click();
-    // The next server's dialog may follow at once: wait until this one is gone or replaced.
-    await waitFor(`the dialog for "${name}" to close`, async () => (await box.count()) === 0 || !(await box.innerText().catch(() => '')).includes(`"${name}"`), { timeout: 10000 });
+    const asked = [...new Set([...text.matchAll(/MCP server "([^"]+)"/g)].map((m) => m[1]))];
+    for (const name of asked) texts[name] = text;
+    if (onDialog) await onDialog(asked[0], box);
+    await box.locator('.monaco-button', { hasText: /^(Allow All|Allow|Allow and Approve Its Tools)$/ }).first().click();
+    // The next dialog may follow at once: wait until this one is gone or replaced.
+    await waitFor(`the dialog for ${asked.map((n) => `"${n}"`).join(', ')} to close`, async () => (await box.count()) === 0 || (await box.innerText().catch(() => '')) !== text, { timeout: 10000 });
   }
   return texts;
 }

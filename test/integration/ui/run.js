@@ -6,7 +6,8 @@
  * dist/extension.js) and the scripted model are installed from their folders; the workspace is a
  * fresh copy of ./workspace (fixture servers basic + dynamic, roles operations/support) with the
  * default pinning ("review") and a lockfile written by `mcp-host lock` (dist/cli.js) before the
- * workbench opens, as a team would have committed it. Each server asks for consent at its first start.
+ * workbench opens, as a team would have committed it (without "fresh", a server added since). Each
+ * server asks for consent at its first start; servers waiting at once are asked in one dialog.
  *
  *   node test/integration/ui/run.js [--screenshots DIR] [--artifacts DIR] [--headed] [--keep-tmp] [--verbose]
  *
@@ -31,6 +32,10 @@ async function main() {
   if (!fs.existsSync(path.join(REPO, 'dist', 'extension.js'))) throw new Error('dist/extension.js is missing: run "npm run build" first');
   const ws = prepareWorkspace(path.join(__dirname, 'workspace'));
   const lockfile = ui.lockWorkspace(ws);
+  // "fresh" stands for a server added after the lockfile was committed: nothing is known of it before it starts.
+  const lock = JSON.parse(fs.readFileSync(lockfile, 'utf8'));
+  delete lock.servers.fresh;
+  fs.writeFileSync(lockfile, JSON.stringify(lock, null, 2) + '\n');
   const f = {
     fixtureLog: ws.fixtureLog,
     modelScript: path.join(ws.root, 'model-script.json'),
@@ -73,22 +78,29 @@ async function main() {
 
   const tests = [
     {
-      name: 'before a server first starts, a dialog shows its exact command; "Allow" starts it',
+      name: 'two servers waiting at once: one dialog shows each one\'s command and pinned tools; "Allow All" starts both with their tools usable',
       fn: async () => {
-        const asked = await ui.allowServers(page, ['basic', 'dynamic'], {
-          onDialog: async (name) => {
-            if (name === 'basic') await ui.screenshot(page, path.join(o.screenshots, 'consent.png'));
-          },
-        });
-        assert.match(asked.basic, /Allow the MCP server "basic" of this workspace to start\?/);
-        assert.match(asked.basic, /command: node \S*\/test\/fixtures\/servers\/basic\.mjs/);
-        assert.match(asked.basic, /environment variables set: FIXTURE_LOG/);
+        const box = page.locator('.monaco-dialog-box', { hasText: /MCP server "/ }).first();
+        await box.waitFor({ timeout: 60000 });
+        const text = await box.innerText();
+        assert.match(text, /2 MCP servers of this workspace want to start\. Allow them\?/);
+        assert.match(text, /MCP server "basic":\s+command: node \S*\/test\/fixtures\/servers\/basic\.mjs\s+environment variables set: FIXTURE_LOG\s+9 tools pinned in mcp-host\.lock\.json: add, /);
+        assert.match(text, /MCP server "dynamic":\s+command: node \S*\/test\/fixtures\/servers\/dynamic\.mjs[\s\S]*3 tools pinned in mcp-host\.lock\.json: alpha, beta, control/);
+        const buttons = await box.locator('.monaco-button').allInnerTexts();
+        for (const b of ['Allow All', 'Choose per Server…', "Don't Allow Any"]) assert.ok(buttons.includes(b), `buttons: ${buttons.join(', ')}`);
+        await ui.screenshot(page, path.join(o.screenshots, 'consent.png'));
+        await ui.clickDialogButton(page, 'Allow All');
         // (The lockfile was made by "mcp-host lock --yes": its consent records are by the flag.)
         await ui.waitFor('the consent records', () => ui.readJsonl(f.audit).filter((r) => r.kind === 'consent' && r.by.via === 'editor').length >= 2);
         assert.deepStrictEqual(
-          ui.readJsonl(f.audit).filter((r) => r.kind === 'consent' && r.by.via === 'editor').map((r) => [r.server, r.decision, r.by.via, r.remembered]),
+          ui.readJsonl(f.audit).filter((r) => r.kind === 'consent' && r.by.via === 'editor').map((r) => [r.server, r.decision, r.by.via, r.remembered]).sort(),
           [['basic', 'allow', 'editor', true], ['dynamic', 'allow', 'editor', true]],
         );
+        // One decision: their tools match the lockfile, so nothing waits for a second review.
+        await ui.openMcpHostView(page);
+        const rows = await ui.waitForTree(page, 'basic and dynamic connected', (rs) => ['basic', 'dynamic'].every((s) => rs.some((r) => r.label === s && /^connected/.test(r.description))), 30000);
+        for (const s of ['basic', 'dynamic']) assert.doesNotMatch(rows.find((r) => r.label === s).description, /quarantined/);
+        assert.deepStrictEqual(ui.readJsonl(f.audit).filter((r) => r.kind === 'review' && r.by.via === 'editor'), [], 'nothing is reviewed again at consent: the pinned definitions were');
       },
     },
     {
@@ -359,8 +371,10 @@ async function main() {
       name: '"/role researcher", then the progress of a long call shows in the chat while it runs',
       fn: async () => {
         await ui.sendChat(page, '@mcp /role researcher');
-        // The role starts server-everything: its first start asks for consent (its tools are in the lockfile).
-        await ui.allowServers(page, ['everything']);
+        // The role starts server-everything: its first start asks for consent, showing its tools as the lockfile pins them.
+        const asked = await ui.allowServers(page, ['everything']);
+        assert.match(asked.everything, /Allow the MCP server "everything" of this workspace to start\?/);
+        assert.match(asked.everything, /It offers \d+ tools, as pinned in mcp-host\.lock\.json:[\s\S]*\becho — /);
         await ui.waitForResponse(page, /Active role: researcher/);
         ui.setScript(f.modelScript, [{ toolCalls: [{ name: 'everything__trigger-long-running-operation', input: { duration: 8, steps: 4 } }] }, { text: 'The long operation is done.' }]);
         const since = mark();
@@ -519,6 +533,34 @@ async function main() {
         await ui.sleep(600);
         await ui.screenshot(page, path.join(o.screenshots, 'audit-view.png'));
         await page.setViewportSize({ width: 1400, height: 900 });
+      },
+    },
+    {
+      name: '"Allow, Review Tools First" for a server the lockfile has no entry for: it starts with its tools quarantined and their review opens',
+      fn: async () => {
+        await page.setViewportSize({ width: 1920, height: 1000 });
+        const since = mark();
+        await ui.sendChat(page, '@mcp /role reviewer');
+        const box = page.locator('.monaco-dialog-box', { hasText: /MCP server "fresh"/ }).first();
+        await box.waitFor({ timeout: 30000 });
+        const text = await box.innerText();
+        assert.match(text, /Allow the MCP server "fresh" of this workspace to start\?/);
+        assert.match(text, /What it offers is not known before it starts: mcp-host\.lock\.json has no entry for it\./);
+        const buttons = await box.locator('.monaco-button').allInnerTexts();
+        for (const b of ['Allow and Approve Its Tools', 'Allow, Review Tools First', "Don't Allow"]) assert.ok(buttons.includes(b), `buttons: ${buttons.join(', ')}`);
+        await ui.clickDialogButton(page, 'Allow, Review Tools First');
+        const diff = page.locator('.monaco-diff-editor').first();
+        await diff.waitFor({ timeout: 30000 });
+        await ui.waitFor('the review tab', async () => /Review fresh: 3 tools, not reviewed yet/.test(await page.locator('.tab.active').first().innerText().catch(() => '')));
+        await ui.waitFor('the definitions in the review', async () => /"description": "The alpha tool"/.test((await diff.innerText().catch(() => '')).replace(/\u00a0/g, ' ')));
+        await page.setViewportSize({ width: 1400, height: 900 });
+        await ui.openMcpHostView(page);
+        await ui.expandRow(page, 'fresh', 1);
+        await ui.waitForTree(page, 'the tools of fresh quarantined', (rs) => ['fresh__alpha', 'fresh__beta'].every((n) => rs.some((r) => r.label === n && /^quarantined: not reviewed yet/.test(r.description))));
+        const consent = since().audit.filter((r) => r.kind === 'consent');
+        assert.deepStrictEqual(consent.map((r) => [r.server, r.decision, r.by.via, r.remembered]), [['fresh', 'allow', 'editor', true]]);
+        assert.deepStrictEqual(since().audit.filter((r) => r.kind === 'review'), [], 'nothing approved before the review');
+        assert.ok(!JSON.parse(fs.readFileSync(lockfile, 'utf8')).servers.fresh, 'the lockfile is untouched');
       },
     },
   ];

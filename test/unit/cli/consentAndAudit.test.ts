@@ -3,9 +3,14 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { PassThrough } from 'node:stream';
+import { createHost } from '../../../src/cli/createHost';
+import { DenyingConfirmer } from '../../../src/cli/denyingConfirmer';
+import { loadWorkspace } from '../../../src/cli/loadWorkspace';
+import { createStderrLogger } from '../../../src/cli/stderrLogger';
 import { TerminalConsentPrompt } from '../../../src/cli/terminalConsentPrompt';
 import { testConfigDir } from '../../fixtures/cliConsent';
-import { describeRun, fixtureServer, makeWorkspace, parseJson, removeTempDirs, runCli } from './cliHarness';
+import { pinnedRequest, unpinnedRequest } from '../../fixtures/consentRequests';
+import { describeRun, fixtureServer, makeWorkspace, parseJson, removeTempDirs, runCli, tempDir } from './cliHarness';
 
 describe('consent from the terminal', function () {
   this.timeout(120_000);
@@ -68,6 +73,102 @@ describe('consent from the terminal', function () {
     assert.equal((await ask('no')).answer, 'deny');
     assert.equal((await ask('')).answer, 'deny');
     assert.equal((await ask(null)).answer, 'dismiss');
+  });
+
+  /** A terminal on PassThrough streams: what it showed, and the lines typed once `when` shows. */
+  const terminal = () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let shown = '';
+    output.on('data', (d) => (shown += d));
+    const typeWhen = async (when: RegExp | ((shown: string) => boolean), line: string | null) => {
+      for (let i = 0; !(typeof when === 'function' ? when(shown) : when.test(shown)); i++) {
+        if (i > 600) throw new Error(`the terminal never showed ${when}:\n${shown}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      if (line === null) input.end();
+      else input.write(line + '\n');
+    };
+    return { streams: { input, output }, shown: () => shown, typeWhen };
+  };
+  const [unpinned, pinned] = [unpinnedRequest, pinnedRequest];
+
+  it('one server: what the lockfile pins is shown; with nothing pinned "y" approves what it lists, "r" reviews first', async () => {
+    const t1 = terminal();
+    const one = new TerminalConsentPrompt('/ws', t1.streams).ask(pinned);
+    await t1.typeWhen(/\[y\/N\] $/, 'y');
+    assert.equal(await one, 'allow');
+    assert.match(t1.shown(), /command: node kb\.mjs\n {2}environment variables set: \(none\)\n {2}It offers 2 tools, as pinned in mcp-host\.lock\.json:\n {4}search — Searches the knowledge base\n {4}open\n/);
+
+    for (const [line, answer] of [['y', 'approve'], ['r', 'review'], ['', 'deny'], [null, 'dismiss']] as const) {
+      const t = terminal();
+      const pending = new TerminalConsentPrompt('/ws', t.streams).ask(unpinned('files'));
+      await t.typeWhen(/\[y\] yes, and approve the tools it lists \/ \[r\] yes, review them first \/ \[N\] no: $/, line);
+      assert.equal(await pending, answer);
+      assert.match(t.shown(), /What it offers is not known before it starts: mcp-host\.lock\.json has no entry for it\./);
+      if (answer === 'review') assert.match(t.shown(), /the tools of "files" stay quarantined until they are approved: "mcp-host check" lists them, "mcp-host lock" approves them/);
+    }
+  });
+
+  it('several servers in one question: "a" allows all, one letter per server chooses each; a wrong answer says what is wrong and asks again', async () => {
+    const requests = [unpinned('files'), pinned, unpinned('notes')];
+    const ask = async (...lines: (string | null)[]) => {
+      const t = terminal();
+      const pending = new TerminalConsentPrompt('/ws', t.streams).askAll(requests);
+      let asked = 0;
+      for (const line of lines) {
+        const n = ++asked;
+        await t.typeWhen((shown) => (shown.match(/Allow them to start\?/g) ?? []).length === n && shown.endsWith(': '), line);
+      }
+      return { answers: await pending, shown: t.shown() };
+    };
+    const all = await ask('a');
+    assert.deepEqual(all.answers, ['approve', 'allow', 'approve']);
+    assert.match(all.shown, /wants to start 3 MCP servers:\n {2}1\. "files"\n {5}command: node files\.mjs/);
+    assert.match(all.shown, / {2}2\. "kb"\n[\s\S]* {5}It offers 2 tools, as pinned in mcp-host\.lock\.json:\n {7}search — Searches the knowledge base/);
+
+    const each = await ask('yr', 'y r n', 'r, y, n');
+    assert.deepEqual(each.answers, ['review', 'allow', 'deny']);
+    assert.match(each.shown, /mcp-host: "yr" has 2 letters for 3 servers \(a, n, or one of y\/r\/n per server\); answer again\./);
+    assert.match(each.shown, /mcp-host: letter 2 \("r", for "kb"\) is not y or n \(its tools are pinned: nothing to review first\); answer again\./);
+    assert.deepEqual((await ask('')).answers, ['deny', 'deny', 'deny']);
+    assert.deepEqual((await ask(null)).answers, ['dismiss', 'dismiss', 'dismiss']);
+  });
+
+  it('a real host with two new servers asks once on the terminal; "yr" approves the first\'s tools into the lockfile and leaves the second\'s quarantined', async () => {
+    const ws = makeWorkspace({ 'mcpHost.servers': { basic: fixtureServer('basic'), dynamic: fixtureServer('dynamic') }, 'mcpHost.pinning': 'review' });
+    const configDir = tempDir('mcp-host-config-');
+    const saved = process.env.MCP_HOST_CONFIG_DIR;
+    process.env.MCP_HOST_CONFIG_DIR = configDir;
+    const t = terminal();
+    const audit = path.join(ws, 'audit.jsonl');
+    const host = createHost(loadWorkspace(ws, undefined), {
+      yes: false,
+      consent: new TerminalConsentPrompt(ws, t.streams),
+      confirmer: new DenyingConfirmer('no terminal in this test'),
+      logger: createStderrLogger(false, () => undefined),
+      env: { ...process.env, MCP_HOST_CONFIG_DIR: configDir },
+      audit,
+    });
+    try {
+      const started = host.start();
+      await t.typeWhen(/Allow them to start\?[^\n]*$/, 'yr');
+      await started;
+      assert.equal((t.shown().match(/Allow them to start\?/g) ?? []).length, 1, 'one question for both');
+      const lock = JSON.parse(fs.readFileSync(path.join(ws, 'mcp-host.lock.json'), 'utf8'));
+      assert.deepEqual(Object.keys(lock.servers), ['basic']);
+      const snap = host.snapshot();
+      assert.ok(snap.tools('basic').length > 0 && snap.tools('basic').every((v) => !v.quarantine), 'basic: approved at consent');
+      assert.ok(snap.tools('dynamic').length > 0 && snap.tools('dynamic').every((v) => v.quarantine?.reason === 'unreviewedServer'), 'dynamic: quarantined until reviewed');
+      const kept = JSON.parse(fs.readFileSync(path.join(configDir, 'consent.json'), 'utf8')).workspaces[ws];
+      assert.deepEqual(Object.keys(kept).sort(), ['basic', 'dynamic']);
+    } finally {
+      await host.close();
+      if (saved === undefined) delete process.env.MCP_HOST_CONFIG_DIR;
+      else process.env.MCP_HOST_CONFIG_DIR = saved;
+    }
+    const review = fs.readFileSync(audit, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((r) => r.kind === 'review');
+    assert.deepEqual(review.map((r) => [r.server, r.decision, r.by.via, r.atConsent]), [['basic', 'approve', 'cli', true]]);
   });
 });
 

@@ -132,6 +132,7 @@ export const env = {
 export const window = {
   showWarningMessage: async (..._args: unknown[]): Promise<string | undefined> => undefined,
   showInputBox: async (_options?: unknown): Promise<string | undefined> => undefined,
+  showQuickPick: async (_items: unknown, _options?: unknown): Promise<unknown> => undefined,
 };
 
 export const fake = {

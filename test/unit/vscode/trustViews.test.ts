@@ -4,7 +4,8 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ConnectionState } from '../../../src/core/host/hostSnapshot';
 import { auditHtml } from '../../../src/vscode/auditView';
 import { toAuditRow, toAuditRows, MAX_ROWS } from '../../../src/vscode/auditRows';
-import { consentMessage, ModalConsentPrompt } from '../../../src/vscode/modalConsentPrompt';
+import { pinnedRequest, unpinnedRequest } from '../../fixtures/consentRequests';
+import { consentMessage, consentsMessage, ModalConsentPrompt } from '../../../src/vscode/modalConsentPrompt';
 import { serverContextValue, serverDescription } from '../../../src/vscode/serverTreeItem';
 import { quarantineNote } from '../../../src/vscode/slashCommands';
 import { reviewTitle } from '../../../src/vscode/toolReview';
@@ -63,6 +64,47 @@ describe('editor views of pinning, consent and the audit', () => {
       answers.push(await new ModalConsentPrompt().ask(request));
     }
     assert.deepEqual(answers, ['allow', 'deny', 'dismiss']);
+  });
+
+  const [unpinned, pinned] = [unpinnedRequest, pinnedRequest];
+
+  it('one decision: the dialog shows what the lockfile pins or that nothing is known, with the answers that apply as buttons', async () => {
+    assert.match(consentMessage(pinned).detail, /\n\nIt offers 2 tools, as pinned in mcp-host\.lock\.json:\n {2}search — Searches the knowledge base\n {2}open\nTools it lists that differ/);
+    let buttons: unknown[] = [];
+    const answers: string[] = [];
+    for (const label of ['Allow and Approve Its Tools', 'Allow, Review Tools First', "Don't Allow", undefined]) {
+      fake.window.showWarningMessage = async (...args: unknown[]) => ((buttons = args.slice(2)), label);
+      answers.push(await new ModalConsentPrompt().ask(unpinned('files')));
+    }
+    assert.deepEqual(buttons, ['Allow and Approve Its Tools', 'Allow, Review Tools First', "Don't Allow"]);
+    assert.deepEqual(answers, ['approve', 'review', 'deny', 'dismiss']);
+  });
+
+  it('several servers: one dialog lists them; Allow All, per-server choices in one list, none', async () => {
+    const rs = [unpinned('files'), pinned];
+    const m = consentsMessage(rs);
+    assert.equal(m.message, '2 MCP servers of this workspace want to start. Allow them?');
+    assert.match(m.detail, /^MCP server "files":\n {2}command: node files\.mjs\n {2}environment variables set: \(none\)\n {2}tools not known before it starts \(no lockfile entry\)\n\nMCP server "kb":\n[^]*\n {2}2 tools pinned in mcp-host\.lock\.json: search, open\n/);
+    const prompt = new ModalConsentPrompt();
+    fake.window.showWarningMessage = async () => 'Allow All';
+    assert.deepEqual(await prompt.askAll(rs), ['approve', 'allow']);
+    fake.window.showWarningMessage = async () => "Don't Allow Any";
+    assert.deepEqual(await prompt.askAll(rs), ['deny', 'deny']);
+    fake.window.showWarningMessage = async () => undefined;
+    assert.deepEqual(await prompt.askAll(rs), ['dismiss', 'dismiss']);
+
+    fake.window.showWarningMessage = async () => 'Choose per Server…';
+    let offered: { label: string; description: string }[] = [];
+    const pick = (chosen: (i: { label: string; description: string }) => boolean) => {
+      fake.window.showQuickPick = async (items: unknown) => ((offered = items as typeof offered), offered.filter(chosen));
+    };
+    pick((i) => i.label === 'files' && i.description === 'Allow, Review Tools First');
+    assert.deepEqual(await prompt.askAll(rs), ['review', 'deny']);
+    assert.deepEqual(offered.map((i) => [i.label, i.description]), [['files', 'Allow and Approve Its Tools'], ['files', 'Allow, Review Tools First'], ['kb', 'Allow']]);
+    pick(() => true);
+    assert.deepEqual(await prompt.askAll(rs), ['review', 'allow'], 'both answers checked: reviewed first');
+    fake.window.showQuickPick = async () => undefined;
+    assert.deepEqual(await prompt.askAll(rs), ['dismiss', 'dismiss']);
   });
 
   it('/tools lists quarantined tools with why, never their new definition', () => {
