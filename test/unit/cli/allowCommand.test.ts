@@ -41,7 +41,7 @@ describe('consent without a terminal that confirms no call (issue 25)', function
   it('mcp-host allow prints the exact command, keeps and audits the consent; the server then starts from a pipe and a write is still denied', async () => {
     const ws = workspace();
     let r = await write(ws);
-    assert.equal(r.code, 1, describeRun(r));
+    assert.equal(r.code, 3, describeRun(r));
     assert.match(r.stderr + r.stdout, /not been allowed to start in this workspace and there is no terminal to ask on; allow it with "mcp-host allow fs"/);
 
     r = await runCli(['allow', '--workspace', ws], { consent: false });
@@ -84,7 +84,7 @@ describe('consent without a terminal that confirms no call (issue 25)', function
     );
 
     r = await write(ws);
-    assert.equal(r.code, 1, describeRun(r));
+    assert.equal(r.code, 3, describeRun(r));
     assert.match(r.stderr + r.stdout, /not been allowed to start/, 'the next run without it is refused again');
 
     r = await write(ws, ['--yes']);
@@ -103,7 +103,7 @@ describe('consent without a terminal that confirms no call (issue 25)', function
     fs.writeFileSync(file, JSON.stringify(doc));
     for (const flag of ['--yes', '--allow-servers']) {
       const r = await write(ws, [flag]);
-      assert.equal(r.code, 1, describeRun(r));
+      assert.equal(r.code, 3, describeRun(r));
       assert.equal(parseJson(r).outcome, 'notFound', flag);
       assert.match(r.stderr, /not started: you did not allow this server to start/, flag);
     }
