@@ -62,7 +62,7 @@ export function activate(context: vscode.ExtensionContext): McpHostTestApi | und
     definitions,
     reviews,
     audit,
-    new RoleStatusBar(host, c.onDidChange),
+    new RoleStatusBar(host, c.onDidChange, () => c.roleSource),
     registerCommands({ controller: c, logger, tree, definitions, extensionId: context.extension.id, more: trustCommands(c, reviews, audit) }),
     registerSignInCommands(c, logger, context.extensionMode !== vscode.ExtensionMode.Production),
     registerCatalogCommands(c, logger),

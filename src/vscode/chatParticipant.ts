@@ -117,7 +117,7 @@ class McpChatHandler {
     const snapshot = this.host.snapshot();
     const tools = snapshot.exposed;
     stream.markdown(
-      `Active role: ${roleLabel(snapshot.role)}, saved to the workspace setting \`mcpHost.activeRole\`. ` +
+      `Active role: ${roleLabel(snapshot.role)}, kept for you in this workspace (the workspace setting \`mcpHost.activeRole\` stays the team's default). ` +
         `${tools.length} tool${tools.length === 1 ? '' : 's'} available (see \`/tools\`).`,
     );
     return { metadata: { command: 'role' } };
