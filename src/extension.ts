@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { AuditView } from './vscode/auditView';
 import { registerCatalogCommands } from './vscode/catalogCommands';
 import { registerChatParticipant } from './vscode/chatParticipant';
+import { registerNoModelStandIn } from './vscode/noModelProvider';
 import { COMMANDS, registerCommands } from './vscode/commands';
 import { HostController } from './vscode/hostController';
 import { OutputLogger } from './vscode/outputLogger';
@@ -67,6 +68,7 @@ export function activate(context: vscode.ExtensionContext): McpHostTestApi | und
     registerSignInCommands(c, logger, context.extensionMode !== vscode.ExtensionMode.Production),
     registerCatalogCommands(c, logger),
     registerChatParticipant(c, tally),
+    registerNoModelStandIn((m) => logger.info(m)),
     registerSetupCommands({ controller: c, logger, context }),
   );
 
