@@ -18,7 +18,8 @@ const STAND_IN: vscode.LanguageModelChatInformation & { isUserSelectable?: boole
   detail: 'install a chat model',
   maxInputTokens: 1_000_000,
   maxOutputTokens: 1_000,
-  capabilities: { toolCalling: false, imageInput: false },
+  // The Chat view's agent mode lists only models that can call tools; the stand-in never calls one.
+  capabilities: { toolCalling: true, imageInput: false },
   isUserSelectable: true,
 };
 
