@@ -133,7 +133,9 @@ async function main() {
         await ui.openChat(page, { waitForModel: false });
         const input = page.locator('.interactive-input-part').first();
         await ui.waitFor('the Chat view to pick the stand-in model', async () => /No language model \(MCP Host\)/.test(await input.innerText().catch(() => '')), { timeout: 30000 });
-        await ui.runCommand(page, 'MCP Host: Try @mcp in the Chat View'); // the walkthrough's "Ask @mcp" button: sends "@mcp /tools"
+        // The walkthrough's step "Ask @mcp" and its button, which sends "@mcp /tools".
+        await walkthrough.getByText('Ask @mcp', { exact: true }).first().click();
+        await walkthrough.locator('.monaco-button', { hasText: 'Ask @mcp /tools' }).first().click();
         const tools = await ui.waitForResponse(page, /Tools of _?no role/, 60000);
         assert.doesNotMatch(tools, /Language model unavailable/);
         await ui.sendChat(page, '@mcp /servers', { waitForModel: false });
