@@ -37,8 +37,9 @@ export function isStandIn(model: Pick<vscode.LanguageModelChat, 'vendor'> | unde
  */
 export function registerNoModelStandIn(log: (message: string) => void): vscode.Disposable {
   const changed = new vscode.EventEmitter<void>();
-  // Decided outside the provider (which the editor calls while it lists models) from the others' list.
-  let offer = true;
+  // Decided outside the provider (which the editor calls while it lists models) from the others' list;
+  // not offered until that list was seen empty, so a person with a model never sees the stand-in.
+  let offer = false;
   const provider: vscode.LanguageModelChatProvider = {
     onDidChangeLanguageModelChatInformation: changed.event,
     provideLanguageModelChatInformation: () => (offer ? [STAND_IN] : []),
