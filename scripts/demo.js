@@ -8,18 +8,25 @@
  * installed from this folder, opens the demo workspace demo/ (server-everything, server-memory,
  * server-filesystem on demo/files; roles support and operations), prints the URL, and runs until
  * Ctrl-C. Then code-server's process group goes (extension host and the MCP servers it started
- * included) and the throwaway profile in /tmp is removed.
+ * included) and its throwaway folders in /tmp are removed.
  *
- *   npm run demo [-- --port 8080] [-- --no-build] [-- --scripted-model]
+ * The editor profile (user data: which servers you allowed to start, the layout, the chosen role)
+ * is kept between runs in <cache>/demo-profile, and the demo reuses its last port when it is free
+ * (the browser keeps the workbench's state per address), so MCP Host asks once per server, not on
+ * every run. --fresh removes that profile first and starts clean.
+ *
+ *   npm run demo [-- --port 8080] [-- --no-build] [-- --scripted-model] [-- --fresh]
  *   MCP_HOST_DEMO_SCRIPTED_MODEL=1 npm run demo    also install a scripted test model, so @mcp can be
  *                                                  tried in the Chat view without a real model
- * Env: MCP_HOST_DEMO_PORT (default 0: a free port), MCP_HOST_CACHE (see ensure.sh).
+ * Env: MCP_HOST_DEMO_PORT (default 0: the last run's port if free, else any free port),
+ * MCP_HOST_DEMO_PROFILE (the profile folder, default <cache>/demo-profile), MCP_HOST_CACHE (see ensure.sh).
  *
  * With the scripted model, every @mcp question gets the next of a few canned answers (list and
  * read demo/files, a sum with server-everything, the memory graph); a tool outside the active role
  * is answered "not available", as with a real model. It is a test double, not an AI.
  */
 const fs = require('fs');
+const net = require('net');
 const path = require('path');
 const { spawnSync } = require('child_process');
 const { parseArgs } = require('util');
@@ -40,6 +47,7 @@ function parseOptions(args) {
       port: { type: 'string', default: process.env.MCP_HOST_DEMO_PORT || '0' },
       'no-build': { type: 'boolean' },
       'scripted-model': { type: 'boolean' },
+      fresh: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -50,6 +58,8 @@ function parseOptions(args) {
     build: !values['no-build'],
     scriptedModel: !!values['scripted-model'] || process.env.MCP_HOST_DEMO_SCRIPTED_MODEL === '1',
     help: !!values.help,
+    fresh: !!values.fresh,
+    portGiven: values.port !== '0',
   };
 }
 
@@ -77,6 +87,38 @@ function demoScript() {
   return { select: 'assistantMessages', turns };
 }
 
+/**
+ * The demo's editor profile, kept between runs under the cache folder (--fresh: removed first).
+ * Returns its user-data folder and the file that remembers the last port.
+ */
+function demoProfile(cacheDir, fresh) {
+  const root = process.env.MCP_HOST_DEMO_PROFILE || path.join(cacheDir, 'demo-profile');
+  if (fresh && fs.existsSync(root)) {
+    log(`--fresh: removing the demo profile ${root}`);
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+  const userData = path.join(root, 'user-data');
+  fs.mkdirSync(userData, { recursive: true, mode: 0o700 });
+  return { root, userData, portFile: path.join(root, 'port') };
+}
+
+/** Whether `port` can be bound on 127.0.0.1 right now. */
+function portIsFree(port) {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+  });
+}
+
+/** The port to start on: the one asked for, else the last run's when it is free (same address, same browser state), else any. */
+async function pickPort(o, portFile) {
+  if (o.portGiven) return o.port;
+  const last = Number(fs.existsSync(portFile) ? fs.readFileSync(portFile, 'utf8').trim() : NaN);
+  if (Number.isInteger(last) && last > 0 && last <= 65535 && (await portIsFree(last))) return last;
+  return 0;
+}
+
 async function main() {
   const o = parseOptions(process.argv.slice(2));
   if (o.help) {
@@ -97,6 +139,9 @@ async function main() {
   log('checking code-server (the first run installs it: a few minutes)');
   const cache = ensureCache();
   const tmp = makeTmpDirs({ prefix: 'mcp-host-it-demo-' });
+  const profile = demoProfile(cache.MCP_HOST_CACHE, o.fresh);
+  tmp.userData = profile.userData; // kept: consent, layout and the chosen role survive Ctrl-C
+  log(`editor profile: ${profile.root} (npm run demo -- --fresh starts clean)`);
   writeUserSettings(tmp.userData, {
     trust: true,
     extra: { 'workbench.colorTheme': 'Default Dark Modern' },
@@ -110,7 +155,9 @@ async function main() {
     fs.writeFileSync(env.MCP_HOST_TEST_MODEL_SCRIPT, JSON.stringify(demoScript(), null, 1));
   }
   installExtensionFolders(tmp, extensions);
-  const server = await startCodeServer({ cache, tmp, trust: true, smokeTestDriver: false, port: o.port, env });
+  const port = await pickPort(o, profile.portFile);
+  const server = await startCodeServer({ cache, tmp, trust: true, smokeTestDriver: false, port, env });
+  fs.writeFileSync(profile.portFile, `${server.port}\n`);
   const url = workbenchUrl({ baseUrl: server.baseUrl, authority: server.authority, folder: DEMO });
   let stopping = false;
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => (stopping = true));
@@ -129,7 +176,7 @@ async function main() {
       '',
       '  - the "MCP Host" icon in the activity bar: servers, their tools (auto / asks) and tool-list events',
       '  - the status bar "MCP: support": click it to switch the role (or type "@mcp /role operations" in the Chat);',
-      '    the choice is saved as mcpHost.activeRole in demo/.vscode/settings.json',
+      '    the choice is kept for you in this workspace; demo/.vscode/settings.json keeps the team default',
       `  - ${o.scriptedModel ? 'Chat view: ask "@mcp what is in the demo files?" (scripted demo model)' : 'Chat view: @mcp with any chat model you have (MCP_HOST_DEMO_SCRIPTED_MODEL=1 adds a scripted one)'}`,
       '  - audit log: demo/.mcp-host/audit.jsonl (MCP Host: Open Audit Log)',
       '',

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { AuditView } from './vscode/auditView';
 import { registerCatalogCommands } from './vscode/catalogCommands';
 import { registerChatParticipant } from './vscode/chatParticipant';
+import { registerNoModelStandIn } from './vscode/noModelProvider';
 import { COMMANDS, registerCommands } from './vscode/commands';
 import { HostController } from './vscode/hostController';
 import { OutputLogger } from './vscode/outputLogger';
@@ -64,11 +65,12 @@ export function activate(context: vscode.ExtensionContext): McpHostTestApi | und
     // "Allow, Review Tools First": the review opens once the server has listed its tools.
     c.host.definitions.onDidRequestReview((server) => void reviews.open(server).catch((e) => logger.warn(`could not open the review of "${server}": ${(e as Error)?.message ?? String(e)}`))),
     audit,
-    new RoleStatusBar(host, c.onDidChange),
+    new RoleStatusBar(host, c.onDidChange, () => c.roleSource),
     registerCommands({ controller: c, logger, tree, definitions, extensionId: context.extension.id, more: trustCommands(c, reviews, audit) }),
     registerSignInCommands(c, logger, context.extensionMode !== vscode.ExtensionMode.Production),
     registerCatalogCommands(c, logger),
     registerChatParticipant(c, tally),
+    registerNoModelStandIn((m) => logger.info(m)),
     registerSetupCommands({ controller: c, logger, context }),
   );
 

@@ -8,6 +8,7 @@ import type { HostController } from './hostController';
 import { LmModelAdapter } from './lmModelAdapter';
 import { lmTokenCounter } from './lmTokenCounter';
 import { modelErrorMessage } from './modelErrorMessage';
+import { isStandIn, NO_MODEL_MESSAGE } from './noModelProvider';
 import { toTurnMetadata } from './roundMetadata';
 import { SLASH_COMMANDS, parseRoleArgument, quarantineNote, roleLabel, rolesMarkdown, serversMarkdown, toolsMarkdown } from './slashCommands';
 import type { ToolBudgetTally } from './toolBudgetTally';
@@ -117,7 +118,7 @@ class McpChatHandler {
     const snapshot = this.host.snapshot();
     const tools = snapshot.exposed;
     stream.markdown(
-      `Active role: ${roleLabel(snapshot.role)}, saved to the workspace setting \`mcpHost.activeRole\`. ` +
+      `Active role: ${roleLabel(snapshot.role)}, kept for you in this workspace (the workspace setting \`mcpHost.activeRole\` stays the team's default). ` +
         `${tools.length} tool${tools.length === 1 ? '' : 's'} available (see \`/tools\`).`,
     );
     return { metadata: { command: 'role' } };
@@ -128,9 +129,11 @@ class McpChatHandler {
     const snapshot = this.host.snapshot();
     let budget: string | undefined;
     try {
-      const counter = request.model ? { ...lmTokenCounter(request.model), cache: this.tally?.cache } : undefined;
+      // The stand-in (no model installed) counts nothing: the estimate without a model applies.
+      const model = isStandIn(request.model) ? undefined : request.model;
+      const counter = model ? { ...lmTokenCounter(model), cache: this.tally?.cache } : undefined;
       const m = await measureTools(toModelTools(snapshot.exposed), snapshot.toolBudget, counter);
-      budget = `${describeMeasure(m)}${counter ? ` (tokens of the definitions, counted by ${request.model.name})` : ''}`;
+      budget = `${describeMeasure(m)}${model ? ` (tokens of the definitions, counted by ${model.name})` : ''}`;
     } catch (e) {
       this.controller.logger.debug(`/tools: tokens not counted: ${e instanceof Error ? e.message : String(e)}`);
     }
@@ -168,9 +171,16 @@ class McpChatHandler {
       stream.markdown('This workspace is not trusted, so MCP Host starts no MCP servers and offers no tools. Trust the workspace to use `@mcp`.');
       return {};
     }
-    const model = request.model ?? (await vscode.lm.selectChatModels())[0];
+    const picked = request.model ?? (await vscode.lm.selectChatModels())[0];
+    const model = isStandIn(picked) ? (await vscode.lm.selectChatModels()).find((m) => !isStandIn(m)) : picked;
     if (!model) {
-      stream.markdown('No language model is available. Install or enable a chat model provider, pick a model in the Chat view, and try again.');
+      // `/prompt` alone lists the prompts: that needs no model.
+      if (command === 'prompt' && !request.prompt.trim()) {
+        await this.waitForServers(stream, token);
+        await this.catalog.prompt('', stream, new AbortController().signal);
+        return { metadata: { command } };
+      }
+      stream.markdown(NO_MODEL_MESSAGE);
       return {};
     }
 

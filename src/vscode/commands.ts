@@ -15,6 +15,7 @@ import type { ServerNode, ToolNode, TreeNode } from './treeNodes';
 /** Every command id; package.json declares the same (title, category "MCP Host", menus). */
 export const COMMANDS = {
   selectRole: 'mcpHost.selectRole',
+  useTeamDefaultRole: 'mcpHost.useTeamDefaultRole',
   refreshAll: 'mcpHost.refreshAll',
   openAuditLog: 'mcpHost.openAuditLog',
   showOutput: 'mcpHost.showOutput',
@@ -75,9 +76,12 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable {
     vscode.window.withProgress({ location: { viewId: SERVERS_VIEW_ID }, title }, work);
 
   register(COMMANDS.selectRole, async () => {
-    const picked = await pickRole(host().settings.roles, host().snapshot().role);
-    if (picked) await inView('Switching role…', () => controller.switchRole(picked.role));
+    const picked = await pickRole(host().settings.roles, host().snapshot().role, controller.roleSource);
+    if (picked?.teamDefault) await inView('Switching role…', () => controller.useTeamDefaultRole());
+    else if (picked) await inView('Switching role…', () => controller.switchRole(picked.role));
   });
+
+  register(COMMANDS.useTeamDefaultRole, () => inView('Switching role…', () => controller.useTeamDefaultRole()));
 
   register(COMMANDS.refreshAll, async () => {
     await controller.reload();

@@ -21,6 +21,7 @@ import type { ProblemReporter } from './problemReporter';
 import { SecretCredentialStore } from './secretCredentialStore';
 import { secretNamesIn } from './secretReferences';
 import { SecretStore } from './secretStore';
+import { PersonalRole, withPersonalRole, type RoleSource } from './personalRole';
 import { readWindowSettings } from './settingsReader';
 import { WorkspaceConsentStore } from './workspaceConsentStore';
 
@@ -47,6 +48,9 @@ export class HostController implements vscode.Disposable {
   private applying: Promise<void> = Promise.resolve();
   private lastRaw: string;
   private loaded: LoadedSettings;
+  /** The role the person picked in this workspace, outside the repository. */
+  private readonly personalRole: PersonalRole;
+  private _roleSource: RoleSource;
   private readonly importWatcher = new ImportWatcher(() => void this.reload());
   private closing?: Promise<void>;
 
@@ -55,8 +59,9 @@ export class HostController implements vscode.Disposable {
     readonly logger: Logger & LogLevelSource,
     private readonly reporter: ProblemReporter,
   ) {
-    this.loaded = loadWindowSettings();
-    this.lastRaw = settingsKey(this.loaded);
+    this.personalRole = new PersonalRole(context.workspaceState);
+    ({ loaded: this.loaded, source: this._roleSource } = loadWindowSettings(this.personalRole));
+    this.lastRaw = settingsKey(this.loaded, this._roleSource);
     const { settings, problems } = this.loaded;
     this.reportSettingsProblems(problems);
     this.importWatcher.watch(this.loaded.imported.files);
@@ -152,9 +157,10 @@ export class HostController implements vscode.Disposable {
 
   /** Re-read the settings and the imported files and apply them when they changed. Resolves when applied. */
   reload(): Promise<void> {
-    const loaded = loadWindowSettings();
+    const { loaded, source } = loadWindowSettings(this.personalRole);
+    this._roleSource = source;
     this.importWatcher.watch(loaded.imported.files);
-    const key = settingsKey(loaded);
+    const key = settingsKey(loaded, source);
     if (key === this.lastRaw) return this.applying;
     this.lastRaw = key;
     this.loaded = loaded;
@@ -168,22 +174,26 @@ export class HostController implements vscode.Disposable {
     return this.applying;
   }
 
-  /** Switch the role and persist it to the workspace setting `mcpHost.activeRole`. */
+  /** Where the active role comes from: the team's default (`mcpHost.activeRole`) or the person's choice. */
+  get roleSource(): RoleSource {
+    return this._roleSource;
+  }
+
+  /**
+   * Switch the role for this person in this workspace (kept in the workspace state, never written
+   * to the repository's settings; `mcpHost.activeRole` stays the team's default). Chat, views and
+   * status bar all read it from the host.
+   */
   async switchRole(name: string | undefined): Promise<void> {
     if (name !== undefined && !this.host.settings.roles.some((r) => r.name === name)) throw new Error(`no role named "${name}"`);
-    const hasWorkspace = !!vscode.workspace.workspaceFolders?.length || !!vscode.workspace.workspaceFile;
-    const target = hasWorkspace ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
-    try {
-      await vscode.workspace.getConfiguration(SETTINGS_SECTION).update('activeRole', name ?? '', target);
-      await this.reload();
-    } catch (e) {
-      this.logger.warn(`could not save mcpHost.activeRole: ${errorText(e)}; the role applies to this window only`);
-    }
-    // A value in a more specific scope (a folder's settings) can still win: switch this window anyway.
-    if (this.host.snapshot().role !== name) {
-      await this.host.setRole(name);
-      this._onDidChange.fire();
-    }
+    await this.personalRole.set(name, this._roleSource.teamDefault);
+    await this.reload();
+  }
+
+  /** Forget the person's choice: the team's default role (`mcpHost.activeRole`) applies again. */
+  async useTeamDefaultRole(): Promise<void> {
+    await this.personalRole.clear();
+    await this.reload();
   }
 
   /**
@@ -249,14 +259,17 @@ export class HostController implements vscode.Disposable {
   }
 }
 
-/** The window's settings plus the servers of the files of `mcpHost.import`. */
-function loadWindowSettings(): LoadedSettings {
-  return loadHostSettings(readWindowSettings(), { workspaceFolder: workspaceFolderPath(), env: process.env, homeDir: homedir() });
+/** The window's settings (with the person's role, if any) plus the servers of the files of `mcpHost.import`. */
+function loadWindowSettings(personal: PersonalRole): { loaded: LoadedSettings; source: RoleSource } {
+  const { raw, source } = withPersonalRole(readWindowSettings(), personal.get());
+  // A choice that no longer applies (its role is gone, or the team's default changed since) is forgotten.
+  if (!source.personal && personal.get()) void personal.clear();
+  return { loaded: loadHostSettings(raw, { workspaceFolder: workspaceFolderPath(), env: process.env, homeDir: homedir() }), source };
 }
 
-/** What decides whether anything changed: the parsed result, not the raw values (an imported file may change alone). */
-function settingsKey(l: LoadedSettings): string {
-  return JSON.stringify([l.settings, l.problems, l.imported.inputs]);
+/** What decides whether anything changed: the parsed result, not the raw values (an imported file may change alone), and where the role comes from. */
+function settingsKey(l: LoadedSettings, source: RoleSource): string {
+  return JSON.stringify([l.settings, l.problems, l.imported.inputs, source]);
 }
 
 function workspaceFolderPath(): string | undefined {

@@ -1,6 +1,9 @@
 import * as vscode from 'vscode';
+import type { JSONPath } from 'jsonc-parser';
 import { SETTINGS_SECTION } from '../core/settings/settingPath';
+import { withSettingSet } from '../core/settings/settingsEdit';
 import { DisposableStore } from '../core/util/event';
+import { configuredFilesystemServer, FILESYSTEM_PACKAGE, FILESYSTEM_SERVER, freeServerName } from './filesystemServer';
 import { errorText, type HostController } from './hostController';
 import type { OutputLogger } from './outputLogger';
 
@@ -17,10 +20,6 @@ export const SETUP_COMMANDS = {
 export const WALKTHROUGH_ID = 'mcpHost.gettingStarted';
 /** Context key: at least one server is configured or imported (completes the walkthrough's first step). */
 export const HAS_SERVERS_CONTEXT = 'mcpHost.hasServers';
-
-export const FILESYSTEM_SERVER_NAME = 'filesystem';
-/** The reference filesystem server, allowed to read and write the workspace folder only (its roots are that folder too). */
-export const FILESYSTEM_SERVER = { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '${workspaceFolder}'], roots: ['${workspaceFolder}'] };
 
 const READ_ONLY_TOOLS = ['*/read_*', '*/list_*', '*/search_*', '*/get_*', '*/directory_tree'];
 export const READ_ONLY_ROLE_NAME = 'reader';
@@ -78,11 +77,16 @@ export function registerSetupCommands({ controller, logger, context }: SetupDeps
   });
 
   register(SETUP_COMMANDS.addFilesystemServer, async () => {
-    const servers = workspaceValue('servers');
-    if (!Object.prototype.hasOwnProperty.call(servers, FILESYSTEM_SERVER_NAME)) {
-      servers[FILESYSTEM_SERVER_NAME] = FILESYSTEM_SERVER;
-      await save('servers', servers);
-      logger.info(`added server "${FILESYSTEM_SERVER_NAME}" (@modelcontextprotocol/server-filesystem for the workspace folder) to mcpHost.servers`);
+    const configured = controller.host.settings.servers;
+    const existing = configuredFilesystemServer(configured);
+    if (existing !== undefined) {
+      void vscode.window.showInformationMessage(`MCP Host: server "${existing}" already runs ${FILESYSTEM_PACKAGE}; nothing was added.`);
+    } else {
+      if (!vscode.workspace.workspaceFolders?.length) throw new Error('open a folder first: MCP Host keeps servers and roles in the workspace settings');
+      const name = freeServerName([...configured.map((s) => s.name), ...Object.keys(workspaceValue('servers'))]);
+      await editWorkspaceSettings([`${SETTINGS_SECTION}.servers`, name], FILESYSTEM_SERVER);
+      await controller.reload();
+      logger.info(`added server "${name}" (${FILESYSTEM_SERVER.args[1]} for the workspace folder) to mcpHost.servers`);
     }
     await vscode.commands.executeCommand('mcpHost.servers.focus');
   });
@@ -104,6 +108,42 @@ export function registerSetupCommands({ controller, logger, context }: SetupDeps
   disposables.add(controller.onDidChange(updateContext));
   updateContext();
   return { dispose: () => disposables.dispose() };
+}
+
+/**
+ * Set one value in the workspace's settings file (the folder's `.vscode/settings.json`, or the
+ * `settings` of a `.code-workspace` file) by editing only that value: comments, order and
+ * formatting of the rest stay as they were (`WorkspaceConfiguration.update` rewrites the whole
+ * top-level value, comments inside it included). Resolves once the editor has read the change.
+ */
+async function editWorkspaceSettings(path: JSONPath, value: unknown): Promise<void> {
+  const file = vscode.workspace.workspaceFile;
+  const folder = vscode.workspace.workspaceFolders![0].uri;
+  const [uri, where] =
+    file?.scheme === 'file' ? [file, ['settings', ...path]] : [vscode.Uri.joinPath(folder, '.vscode', 'settings.json'), path];
+  const shown = vscode.workspace.asRelativePath(uri);
+  try {
+    await vscode.workspace.fs.stat(uri);
+  } catch {
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode('{\n}\n'));
+  }
+  const doc = await vscode.workspace.openTextDocument(uri);
+  const text = doc.getText();
+  let next: string;
+  try {
+    next = withSettingSet(text, where, value);
+  } catch (e) {
+    throw new Error(`cannot edit ${shown}: ${errorText(e)}`, { cause: e });
+  }
+  const read = new Promise<void>((resolve) => {
+    const done = () => (listener.dispose(), clearTimeout(timer), resolve());
+    const listener = vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration(SETTINGS_SECTION) && done());
+    const timer = setTimeout(done, 10_000); // a bound: the reload after it reads whatever the editor has by then
+  });
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(text.length)), next);
+  if (!(await vscode.workspace.applyEdit(edit)) || !(await doc.save())) throw new Error(`could not save ${shown}`);
+  await read;
 }
 
 function openWalkthrough(context: vscode.ExtensionContext): Thenable<unknown> {

@@ -18,7 +18,7 @@ export class SettingsFileError extends Error {
 }
 
 /** `ValueExpected` → `value expected`. */
-function readableParseError(e: ParseError): string {
+export function readableParseError(e: ParseError): string {
   return printParseErrorCode(e.error)
     .replace(/([a-z])([A-Z])/g, '$1 $2')
     .toLowerCase();

@@ -105,6 +105,11 @@ function writeUserSettings(userDataDir, { trust = true, extra = {} } = {}) {
     'extensions.ignoreRecommendations': true,
     'git.enabled': false,
     'git.autoRepositoryDetection': false,
+    // No port forwarding: an MCP server or the test's own listener on 127.0.0.1 would otherwise
+    // raise "Your application running on port … is available", which can cover the chat input.
+    'remote.autoForwardPorts': false,
+    'remote.restoreForwardedPorts': false,
+    'remote.otherPortsAttributes': { onAutoForward: 'ignore' },
     // trust=true: the trust feature is off, so everything counts as trusted. trust=false: the
     // feature is on and nothing was ever trusted, so the folder opens in restricted mode.
     'security.workspace.trust.enabled': !trust,

@@ -15,6 +15,7 @@
  */
 const assert = require('assert');
 const fs = require('fs');
+const os = require('os');
 const path = require('path');
 const { parseArgs } = require('util');
 const { descendants, isAlive, commandLine } = require('../lib/procfs');
@@ -42,7 +43,11 @@ async function main() {
   const o = parseOptions(process.argv.slice(2));
   installSignalHandlers();
   const t0 = Date.now();
-  const env = { ...process.env };
+  // A profile of its own (removed at the end): the check starts as a first run, and the
+  // developer's demo profile (consent, layout) is left alone.
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-demo-check-profile-'));
+  registerCleanup('demo profile', async () => fs.rmSync(profile, { recursive: true, force: true }), () => fs.rmSync(profile, { recursive: true, force: true }));
+  const env = { ...process.env, MCP_HOST_DEMO_PROFILE: profile };
   if (o.scriptedModel) env.MCP_HOST_DEMO_SCRIPTED_MODEL = '1';
   else delete env.MCP_HOST_DEMO_SCRIPTED_MODEL;
   const demo = spawn(process.execPath, [path.join(REPO, 'scripts', 'demo.js'), ...(o.build ? [] : ['--no-build'])], {

@@ -228,9 +228,21 @@ async function runCommand(page, title) {
   await page.keyboard.press('Enter');
 }
 
-/** Types `text` into the Chat view's input and sends it. */
+/**
+ * Clears notification toasts (code-server's "Your application running on port … is available",
+ * say) that could cover the chat input and take the click meant for it.
+ */
+async function dismissNotifications(page) {
+  const toasts = page.locator('.notifications-toasts .notification-toast');
+  if (!(await toasts.count())) return;
+  await runCommand(page, 'Notifications: Clear All Notifications');
+  await toasts.first().waitFor({ state: 'detached', timeout: 5000 }).catch(() => {});
+}
+
+/** Types `text` into the Chat view's input and sends it (after clearing notifications that could cover it). */
 async function sendChat(page, text, opts = {}) {
   await openChat(page, opts);
+  await dismissNotifications(page);
   const editor = page.locator('.interactive-input-part .monaco-editor textarea').first();
   await editor.click({ force: true });
   await page.keyboard.press('Control+A');
@@ -354,6 +366,7 @@ async function screenshot(page, file, opts = {}) {
 }
 
 module.exports = {
+  dismissNotifications,
   parseSuiteOptions,
   lockWorkspace,
   readJsonl,

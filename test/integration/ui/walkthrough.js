@@ -21,6 +21,9 @@ const { openWorkbench } = require('../runner/workbench');
 const { prepareWorkspace, REPO } = require('../extension/run');
 const ui = require('./lib');
 
+/** The version "Add the Filesystem Server" pins: the one the repository installs and tests. */
+const FILESYSTEM_VERSION = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')).devDependencies['@modelcontextprotocol/server-filesystem'];
+
 /** Whether some frame of the page (the walkthrough's media webview) shows `text`. */
 async function mediaShows(page, text) {
   for (const frame of page.frames()) {
@@ -97,7 +100,7 @@ async function main() {
           const s = JSON.parse(fs.readFileSync(settingsFile, 'utf8'));
           return s['mcpHost.servers'] && s['mcpHost.servers'].filesystem ? s : undefined;
         });
-        assert.deepEqual(settings['mcpHost.servers'].filesystem, { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '${workspaceFolder}'], roots: ['${workspaceFolder}'] });
+        assert.deepEqual(settings['mcpHost.servers'].filesystem, { command: 'npx', args: ['-y', `@modelcontextprotocol/server-filesystem@${FILESYSTEM_VERSION}`, '${workspaceFolder}'], roots: ['${workspaceFolder}'] });
         // Before it first starts, the new server asks for consent, showing the command with the folder resolved.
         const row = (rows) => rows.find((r) => r.label === 'filesystem' && r.level === 1);
         const asked = await ui.allowServers(page, ['filesystem'], {
@@ -107,12 +110,41 @@ async function main() {
         });
         assert.match(asked.filesystem, /Allow the MCP server "filesystem" of this workspace to start\?/);
         const folders = [ws.workspace, fs.realpathSync(ws.workspace)].map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-        assert.match(asked.filesystem, new RegExp(`command: npx -y @modelcontextprotocol/server-filesystem (${folders.join('|')})\\s`));
+        assert.match(asked.filesystem, new RegExp(`command: npx -y @modelcontextprotocol/server-filesystem@${FILESYSTEM_VERSION.replace(/\./g, '\\.')} (${folders.join('|')})\\s`));
         // …and the roots it will be given: the same folder, not more.
         assert.match(asked.filesystem, new RegExp(`roots \\(folders it is given\\): (${folders.join('|')})\\s`));
         // Allowed: it is no longer waiting, and not refused (whether npx then connects is not this suite's concern).
         const rows = await ui.waitForTree(page, 'the filesystem server past its consent', (rs) => row(rs) && !/waiting for your consent/.test(row(rs).description));
         assert.doesNotMatch(row(rows).description, /not allowed to start/);
+      },
+    },
+    {
+      name: '"Add the Filesystem Server" again adds no duplicate and leaves .vscode/settings.json as it was',
+      fn: async () => {
+        const before = fs.readFileSync(settingsFile, 'utf8');
+        await ui.runCommand(page, 'MCP Host: Add the Filesystem Reference Server');
+        await page.locator('.notifications-toasts .notification-toast', { hasText: /server "filesystem" already runs @modelcontextprotocol\/server-filesystem; nothing was added/ }).first().waitFor({ timeout: 15000 });
+        assert.strictEqual(fs.readFileSync(settingsFile, 'utf8'), before);
+        await ui.dismissNotifications(page);
+      },
+    },
+    {
+      name: 'without a language model, the "Ask @mcp" step\'s /tools answers, so do /servers; a question says how to get a model',
+      fn: async () => {
+        // No model is installed here: MCP Host's stand-in is what the Chat view picks.
+        await ui.openChat(page, { waitForModel: false });
+        const input = page.locator('.interactive-input-part').first();
+        await ui.waitFor('the Chat view to pick the stand-in model', async () => /No language model \(MCP Host\)/.test(await input.innerText().catch(() => '')), { timeout: 30000 });
+        // The walkthrough's step "Ask @mcp" and its button, which sends "@mcp /tools".
+        await walkthrough.getByText('Ask @mcp', { exact: true }).first().click();
+        await walkthrough.locator('.monaco-button', { hasText: 'Ask @mcp /tools' }).first().click();
+        const tools = await ui.waitForResponse(page, /Tools of _?no role/, 60000);
+        assert.doesNotMatch(tools, /Language model unavailable/);
+        await ui.sendChat(page, '@mcp /servers', { waitForModel: false });
+        const servers = await ui.waitForResponse(page, /Servers \(role:/, 30000);
+        assert.match(servers, /filesystem/);
+        await ui.sendChat(page, '@mcp what is in this folder?', { waitForModel: false });
+        await ui.waitForResponse(page, /No language model is installed.*install a chat model provider/s, 30000);
       },
     },
   ];

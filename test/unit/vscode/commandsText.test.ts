@@ -110,6 +110,18 @@ describe('roles in the status bar and the role picker', () => {
     assert.equal(items[2].detail, 'servers: all enabled');
     assert.equal(rolePickItems(roles, undefined)[0].label, `${NO_ROLE_LABEL} $(check)`);
   });
+
+  it('the person\'s own role (not the team\'s default): the tooltip says so, the picker offers the default first', () => {
+    const own = statusBarView({ role: 'all', servers: [], trusted: true }, { teamDefault: 'support', personal: true });
+    assert.equal(own.text, '$(tools) MCP: all');
+    assert.match(own.tooltip, /Your choice in this workspace; the team's default \(mcpHost\.activeRole\) is support/);
+    assert.doesNotMatch(statusBarView({ role: 'support', servers: [], trusted: true }, { teamDefault: 'support', personal: false }).tooltip, /team's default/);
+    const items = rolePickItems(roles, 'all', { teamDefault: 'support', personal: true });
+    assert.deepEqual(items.map((i) => [i.role, i.teamDefault]), [['support', true], [undefined, undefined], ['support', undefined], ['all', undefined]]);
+    assert.match(items[0].label, /Use the team's default: support/);
+    assert.match(rolePickItems(roles, undefined, { teamDefault: undefined, personal: true })[0].label, /Use the team's default: \(no role\)/);
+    assert.equal(rolePickItems(roles, 'support', { teamDefault: 'support', personal: false })[0].role, undefined, 'no such item without a choice');
+  });
 });
 
 describe('secret references', () => {

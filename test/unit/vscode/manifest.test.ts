@@ -8,6 +8,7 @@ import { manifestConfiguration, restrictedSettings } from '../../../src/core/set
 import { PARTICIPANT_ID } from '../../../src/vscode/chatParticipant';
 import { COMMANDS } from '../../../src/vscode/commands';
 import { SLASH_COMMANDS } from '../../../src/vscode/slashCommands';
+import { NO_MODEL_VENDOR } from '../../../src/vscode/noModelProvider';
 import { SERVERS_VIEW_ID } from '../../../src/vscode/serverTreeProvider';
 import { SETUP_COMMANDS } from '../../../src/vscode/setupCommands';
 import { REVIEW_EXTENSION } from '../../../src/vscode/toolReview';
@@ -94,7 +95,8 @@ describe('package.json manifest', () => {
     assert.deepEqual(pkg.categories, ['AI', 'Chat', 'Other']);
     assert.equal(pkg.license, 'MIT');
     assert.equal(pkg.icon, 'media/icon.png');
-    assert.equal(pkg.contributes.languageModelChatProviders, undefined);
+    // Only the stand-in that lets @mcp commands run while no chat model is installed; never the scripted test model.
+    assert.deepEqual(pkg.contributes.languageModelChatProviders.map((p: { vendor: string }) => p.vendor), [NO_MODEL_VENDOR]);
     assert.match(pkg.engines.vscode, /^\^1\.1(0[4-9]|[1-3]\d)\.0$/);
   });
 
