@@ -1,5 +1,5 @@
 import * as readline from 'node:readline';
-import type { ConsentAnswer, ConsentPrompt, ConsentRequest } from '../core/consent/serverConsent';
+import { consentChanges, type ConsentAnswer, type ConsentPrompt, type ConsentRequest } from '../core/consent/serverConsent';
 import { describeIdentity } from '../core/pinning/serverIdentity';
 import type { TerminalStreams } from './terminalConfirmer';
 
@@ -7,6 +7,7 @@ import type { TerminalStreams } from './terminalConfirmer';
 export function formatConsentRequest(r: ConsentRequest, workspace: string): string {
   const lines = ['', `mcp-host: the workspace ${workspace} wants to start the MCP server "${r.server}":`];
   for (const l of describeIdentity(r.identity)) lines.push(`  ${l}`);
+  for (const l of consentChanges(r)) lines.push(`  (${l})`);
   if (r.previous) {
     lines.push('  (its command changed since you allowed it; before:');
     for (const l of describeIdentity(r.previous)) lines.push(`    ${l}`);

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ConsentAnswer, ConsentPrompt, ConsentRequest } from '../core/consent/serverConsent';
+import { consentChanges, type ConsentAnswer, type ConsentPrompt, type ConsentRequest } from '../core/consent/serverConsent';
 import { describeIdentity } from '../core/pinning/serverIdentity';
 
 export const ALLOW_START = 'Allow';
@@ -8,10 +8,13 @@ export const DENY_START = "Don't Allow";
 /** The question and its detail: the exact command (or URL), and what was allowed before when it changed. */
 export function consentMessage(r: ConsentRequest): { message: string; detail: string } {
   const lines = describeIdentity(r.identity);
+  const changes = consentChanges(r);
+  if (changes.length) lines.push('', ...changes.map((l) => l[0].toUpperCase() + l.slice(1) + '.'));
   if (r.previous) lines.push('', 'It was allowed before with:', ...describeIdentity(r.previous));
   lines.push('', 'It runs with your permissions. Your answer is kept for this workspace (not in the repository).');
   return {
-    message: r.previous ? `The command of MCP server "${r.server}" changed. Allow it to start?` : `Allow the MCP server "${r.server}" of this workspace to start?`,
+    message:
+      r.previous || changes.length ? `The command of MCP server "${r.server}" changed. Allow it to start?` : `Allow the MCP server "${r.server}" of this workspace to start?`,
     detail: lines.join('\n'),
   };
 }

@@ -10,6 +10,7 @@ import { FileLockfileStore, MemoryLockfileStore } from '../pinning/lockfileStore
 import type { ServerPins } from '../pinning/pinningPolicy';
 import { ToolPins } from '../pinning/toolPins';
 import type { HostSettings, PinningMode, ServerSettings } from '../settings/hostSettings';
+import type { ResolvedSettings } from '../settings/resolveServerSettings';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { Emitter } from '../util/event';
 import type { Logger } from '../util/logger';
@@ -72,9 +73,9 @@ export class HostTrust {
   }
 
   /** The fleet's admission of a server about to start: remember how it runs, then ask for consent. */
-  admit(settings: ServerSettings, resolved: ServerSettings, secretValues: readonly string[], explicit: boolean): Promise<string | undefined> {
-    this.pins.setResolved(settings.name, resolved, secretValues);
-    return this.consent ? this.consent.admit(settings.name, resolved, secretValues, explicit) : Promise.resolve(undefined);
+  admit(settings: ServerSettings, resolved: ResolvedSettings, explicit: boolean): Promise<string | undefined> {
+    this.pins.setResolved(settings.name, resolved);
+    return this.consent ? this.consent.admit(settings.name, resolved, explicit) : Promise.resolve(undefined);
   }
 
   /** A server's listed tools (undefined: none any more); before the registry hears of them. */
