@@ -77,6 +77,18 @@ describe('resolved ${env:} values stay out of files and output', function () {
     assert.match(r.stdout, /echo: hi/);
     free('call output', output(r));
 
+    // A lockfile an earlier version wrote (the values in place of the variables) still matches while
+    // the values do; `lock` rewrites it with the variables.
+    const lockFile = path.join(ws, 'mcp-host.lock.json');
+    fs.writeFileSync(lockFile, lockText.split('${env:ARG_KEY}').join(ARG_KEY).split('${env:API_KEY}').join(API_KEY));
+    r = await runCli(['check', '--workspace', ws, '--locked'], { env, consent: false });
+    assert.equal(r.code, 0, describeRun(r));
+    free('check output', output(r));
+    r = await runCli(['lock', '--workspace', ws], { env, consent: false });
+    assert.equal(r.code, 0, describeRun(r));
+    free('lock output', output(r));
+    assert.equal(fs.readFileSync(lockFile, 'utf8'), lockText);
+
     // Another value behind ${env:ARG_KEY}: the lockfile (shared, template only) still matches, but
     // this user's consent notices, and without a terminal the servers using it do not start.
     r = await runCli(['check', '--workspace', ws, '--json'], { env: { ARG_KEY: CHANGED, API_KEY }, consent: false });
