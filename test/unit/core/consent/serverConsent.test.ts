@@ -192,6 +192,19 @@ describe('consent before a server starts', () => {
       assert.ok(!JSON.stringify([...store.entries]).includes(OTHER));
     });
 
+    it('why a server could not be reached names its URL with ${env:ARG_KEY}, not the value', async () => {
+      const h = env.host({
+        settings: settings({ servers: [{ name: 'down', type: 'http', enabled: true, url: 'http://127.0.0.1:1/mcp?key=${env:ARG_KEY}', headers: {}, connectTimeoutMs: 5000 }] }),
+        env: { ARG_KEY: VALUE },
+        consent: { store: new MemoryConsentStore(), prompt: new ScriptedPrompt(), via: 'editor', key },
+      });
+      await h.start();
+      await waitFor('down to fail', () => stateKind(h, 'down') === 'error');
+      const failure = h.snapshot().server('down')!.failure!;
+      assert.match(failure, /127\.0\.0\.1:1\/mcp\?key=\$\{env:ARG_KEY\}/);
+      assert.ok(!failure.includes(VALUE) && !h.log.text().includes(VALUE), h.log.text());
+    });
+
     it('an answer kept by an earlier version (the value in its identity) still counts, and is rewritten without the value', async () => {
       const store = new MemoryConsentStore();
       const legacy = { type: 'stdio' as const, command: 'in-memory', args: [`--api-key=${VALUE}`], envKeys: [] };

@@ -41,9 +41,9 @@ describe('pinServer', () => {
   });
 
   it('an entry written with the value of an ${env:} (an earlier version) matches while the value does; the template always matches', () => {
-    const template: ServerIdentity = { ...identity, args: ['--key=${env:KEY}'] };
-    const resolvedIdentity: ServerIdentity = { ...identity, args: ['--key=v1-abcd'] };
-    const entry = (id: ServerIdentity) => locked(now, id);
+    const template = { ...identity, args: ['--key=${env:KEY}'] };
+    const resolvedIdentity = { ...identity, args: ['--key=v1-abcd'] };
+    const entry = (id: typeof identity) => locked(now, id);
     assert.equal(pinServer({ server: 's', mode: 'review', locked: entry(template), identity: template, resolvedIdentity, tools: now }).quarantined.size, 0);
     assert.equal(pinServer({ server: 's', mode: 'review', locked: entry(resolvedIdentity), identity: template, resolvedIdentity, tools: now }).quarantined.size, 0);
     const other = pinServer({ server: 's', mode: 'review', locked: entry(resolvedIdentity), identity: template, resolvedIdentity: { ...identity, args: ['--key=v2-efgh'] }, tools: now });
