@@ -2,7 +2,6 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { SecretRedactor } from '../audit/secretRedactor';
 import { SignInRequiredError } from '../auth/signInRequiredError';
 import { DEFAULTS, type ServerSettings } from '../settings/hostSettings';
-import { showVariables } from '../settings/redactSecrets';
 import { errorText } from '../util/errorText';
 import { Emitter } from '../util/event';
 import type { ToolDefinitionProblem } from './checkToolDefinitions';
@@ -50,8 +49,6 @@ export class ServerConnection {
   private readonly restarts: RestartSchedule;
   private readonly refresh: CoalescedRefresh;
   private closed = false;
-  /** The values of the `${env:NAME}` in this start's command, args, cwd or URL (kept out of its messages). */
-  private variables: Readonly<Record<string, string>> = {};
   private readonly redactor: SecretRedactor;
   private readonly stderr: StderrTail;
   private startPromise?: Promise<void>;
@@ -155,11 +152,6 @@ export class ServerConnection {
     return this.redactor.text(text);
   }
 
-  /** A message about this server (why it failed or stopped): secrets masked, `${env:NAME}` values written as the variable (the URL of "cannot reach …"). */
-  private explain(text: string): string {
-    return showVariables(this.redact(text), this.variables);
-  }
-
   /** Ends the server (its whole process group) for good. */
   async close(): Promise<void> {
     if (this.closed) return;
@@ -188,8 +180,7 @@ export class ServerConnection {
       this.setState({ kind: 'error', message: resolved.error });
       return this.options.logger.error(`[${this.name}] cannot start: ${resolved.error}`);
     }
-    this.redactor.setServerSecrets(this.name, resolved.secretValues);
-    this.variables = resolved.shownVariables;
+    this.redactor.setServerSecrets(this.name, resolved.secretValues, resolved.shownVariables);
     this.stderr.clear();
     const url = resolved.server.type === 'stdio' ? undefined : resolved.server.url;
     let transport: ServerTransport | undefined;
@@ -227,10 +218,10 @@ export class ServerConnection {
       await Promise.all([closing?.close(), transport?.transport.close().catch(() => undefined)]);
       // Waits for a person to sign in: not an error, and never retried by itself (issue 11).
       if (e instanceof SignInRequiredError) {
-        this.setState({ kind: 'needsSignIn', message: this.explain(e.message), ...(e.issuer ? { issuer: e.issuer } : {}) });
+        this.setState({ kind: 'needsSignIn', message: this.redactor.message(this.name, e.message), ...(e.issuer ? { issuer: e.issuer } : {}) });
         return this.options.logger.warn(`[${this.name}] ${ConnectionState.describe(this._state)}`);
       }
-      const message = this.explain(describeStartFailure(e, transport, settings.connectTimeoutMs, this.stderr, url));
+      const message = this.redactor.message(this.name, describeStartFailure(e, transport, settings.connectTimeoutMs, this.stderr, url));
       if (isRestart) return this.scheduleRestart(message);
       this.setState({ kind: 'error', message });
       this.options.logger.error(`[${this.name}] failed to start: ${message}`);
@@ -267,7 +258,7 @@ export class ServerConnection {
    */
   private onLost(live: LiveConnection, reason: string): void {
     if (live !== this.live || this.closed) return;
-    const why = this.explain(reason || describeClose(live.transport, this.stderr));
+    const why = this.redactor.message(this.name, reason || describeClose(live.transport, this.stderr));
     this.live = undefined;
     this.reaping = live.close();
     this.catalogs.detach();
