@@ -1,14 +1,15 @@
 import { allowAllChoice, describeOffer } from '../core/consent/consentOffer';
-import { choicesOf, type ConsentAnswer, type ConsentPrompt, type ConsentRequest } from '../core/consent/serverConsent';
+import { choicesOf, consentChanges, type ConsentAnswer, type ConsentPrompt, type ConsentRequest } from '../core/consent/serverConsent';
 import { describeIdentity } from '../core/pinning/serverIdentity';
 import { describeRoots } from '../core/requests/rootsSource';
 import type { TerminalStreams } from './terminalConfirmer';
 import { TerminalLines } from './terminalLines';
 
-/** The lines about one server: the exact command (or URL), its roots, what was allowed before when it changed, what it offers. */
+/** The lines about one server: the exact command (or URL), its roots, what changed, what was allowed before when it changed, what it offers. */
 function serverLines(r: ConsentRequest, indent: string): string[] {
   const lines = describeIdentity(r.identity).map((l) => `${indent}${l}`);
   if (r.roots !== undefined) lines.push(`${indent}${describeRoots(r.roots)}`);
+  for (const l of consentChanges(r)) lines.push(`${indent}(${l})`);
   if (r.previous) {
     lines.push(`${indent}(its command changed since you allowed it; before:`);
     for (const l of describeIdentity(r.previous)) lines.push(`${indent}  ${l}`);

@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { FileIdentityKey, IDENTITY_KEY_FILE } from '../core/consent/identityKey';
 import { McpHost } from '../core/host/mcpHost';
 import { CLIENT_INFO } from '../core/host/mcpHostOptions';
 import { DEFAULTS } from '../core/settings/hostSettings';
@@ -82,7 +83,12 @@ export class HostController implements vscode.Disposable {
       credentials: new SecretCredentialStore(context.secrets, logger),
       openUrl: this.opener.openUrl,
       logLevel: logger,
-      consent: { store: new WorkspaceConsentStore(context.workspaceState), prompt: testConsentPrompt(context.extensionMode) ?? new ModalConsentPrompt(), via: 'editor' },
+      consent: {
+        store: new WorkspaceConsentStore(context.workspaceState),
+        prompt: testConsentPrompt(context.extensionMode) ?? new ModalConsentPrompt(),
+        via: 'editor',
+        ...identityKey(context),
+      },
     });
 
     this.telemetry = new TelemetryExport({
@@ -281,6 +287,11 @@ function workspaceFolderPath(): string | undefined {
 function defaultAuditPath(context: vscode.ExtensionContext): string | undefined {
   const dir = [context.storageUri, context.globalStorageUri].find((u) => u?.scheme === 'file');
   return dir ? join(dir.fsPath, 'audit.jsonl') : undefined;
+}
+
+/** The user's key for the hashes of `${env:}` values, in the global storage (without one: this window's session only). */
+function identityKey(context: vscode.ExtensionContext): { key?: FileIdentityKey } {
+  return context.globalStorageUri.scheme === 'file' ? { key: new FileIdentityKey(join(context.globalStorageUri.fsPath, IDENTITY_KEY_FILE)) } : {};
 }
 
 export function errorText(e: unknown): string {

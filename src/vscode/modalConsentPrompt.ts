@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { describeOffer, offerSummary, type ConsentChoice } from '../core/consent/consentOffer';
-import { allowAll, choicesOf, type ConsentAnswer, type ConsentPrompt, type ConsentRequest } from '../core/consent/serverConsent';
+import { allowAll, choicesOf, consentChanges, type ConsentAnswer, type ConsentPrompt, type ConsentRequest } from '../core/consent/serverConsent';
 import { describeIdentity } from '../core/pinning/serverIdentity';
 import { describeRoots } from '../core/requests/rootsSource';
 
@@ -18,12 +18,15 @@ const LABELS: Readonly<Record<ConsentChoice, string>> = { allow: ALLOW_START, ap
 export function consentMessage(r: ConsentRequest): { message: string; detail: string } {
   const lines = describeIdentity(r.identity);
   if (r.roots !== undefined) lines.push(describeRoots(r.roots));
+  const changes = consentChanges(r);
+  if (changes.length) lines.push('', ...changes.map((l) => l[0].toUpperCase() + l.slice(1) + '.'));
   if (r.previous) lines.push('', 'It was allowed before with:', ...describeIdentity(r.previous));
   const offer = describeOffer(r.offer);
   if (offer.length) lines.push('', ...offer);
   lines.push('', 'It runs with your permissions. Your answer is kept for this workspace (not in the repository).');
   return {
-    message: r.previous ? `The command of MCP server "${r.server}" changed. Allow it to start?` : `Allow the MCP server "${r.server}" of this workspace to start?`,
+    message:
+      r.previous || changes.length ? `The command of MCP server "${r.server}" changed. Allow it to start?` : `Allow the MCP server "${r.server}" of this workspace to start?`,
     detail: lines.join('\n'),
   };
 }
@@ -34,6 +37,7 @@ export function consentsMessage(rs: readonly ConsentRequest[]): { message: strin
   for (const r of rs) {
     lines.push(`MCP server "${r.server}"${r.previous ? ' (its command changed)' : ''}:`, ...describeIdentity(r.identity).map((l) => `  ${l}`));
     if (r.roots !== undefined) lines.push(`  ${describeRoots(r.roots)}`);
+    for (const c of consentChanges(r)) lines.push(`  (${c})`);
     const summary = offerSummary(r.offer);
     if (summary) lines.push(`  ${summary}`);
     lines.push('');

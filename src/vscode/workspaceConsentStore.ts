@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import type { ConsentStore, StoredConsent } from '../core/consent/consentStore';
+import { StoredConsentSchema, type ConsentStore, type StoredConsent } from '../core/consent/consentStore';
 
 const KEY = 'mcpHost.serverConsent';
 
@@ -7,8 +7,10 @@ const KEY = 'mcpHost.serverConsent';
 export class WorkspaceConsentStore implements ConsentStore {
   constructor(private readonly state: vscode.Memento) {}
 
+  /** An answer that does not read (an older or damaged entry) is no answer: the server is asked again. */
   async get(server: string): Promise<StoredConsent | undefined> {
-    return this.state.get<Record<string, StoredConsent>>(KEY, {})[server];
+    const parsed = StoredConsentSchema.safeParse(this.state.get<Record<string, unknown>>(KEY, {})[server]);
+    return parsed.success ? parsed.data : undefined;
   }
 
   async set(server: string, consent: StoredConsent): Promise<void> {

@@ -1,3 +1,4 @@
+import { showVariables } from '../settings/redactSecrets';
 import { looksSecret, REDACTED } from './redactArguments';
 
 export const SECRET_PLACEHOLDER = '[secret]';
@@ -18,11 +19,16 @@ const MAX_ARGUMENT_VALUES = 512;
  */
 export class SecretRedactor {
   private readonly serverSecrets = new Map<string, readonly string[]>();
+  private readonly serverVariables = new Map<string, Readonly<Record<string, string>>>();
   private readonly argumentValues = new Set<string>();
   private compiled?: { re: RegExp; replacement: Map<string, string> } | null;
 
-  /** The resolved `${secret:}` values of a server's current start. */
-  setServerSecrets(server: string, values: readonly string[]): void {
+  /**
+   * The resolved `${secret:}` values of a server's current start; `variables`: the values of the
+   * `${env:NAME}` in its command, args, cwd or URL, written back as the variable in {@link message}.
+   */
+  setServerSecrets(server: string, values: readonly string[], variables: Readonly<Record<string, string>> = {}): void {
+    this.serverVariables.set(server, variables);
     const before = this.serverSecrets.get(server);
     if (before && before.length === values.length && before.every((v, i) => v === values[i])) return;
     // Earlier values stay masked too: they were secrets, and may still be echoed.
@@ -42,6 +48,11 @@ export class SecretRedactor {
       if (this.argumentValues.size > MAX_ARGUMENT_VALUES) this.argumentValues.delete(this.argumentValues.values().next().value!);
     }
     if (changed) this.compiled = undefined;
+  }
+
+  /** A message about a server (why it failed or stopped): secrets masked, its `${env:NAME}` values as the variable (the URL of "cannot reach …"). */
+  message(server: string, s: string): string {
+    return showVariables(this.text(s), this.serverVariables.get(server) ?? {});
   }
 
   /** Whether anything is masked at all. */

@@ -1,8 +1,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { isPlainObject } from '../settings/isPlainObject';
-import type { ConsentStore, StoredConsent } from './consentStore';
+import { z } from 'zod';
+import { StoredConsentSchema, type ConsentStore, type StoredConsent } from './consentStore';
 
 /** `MCP_HOST_CONFIG_DIR`, else `$XDG_CONFIG_HOME/mcp-host` (absolute only), else `~/.config/mcp-host`. */
 export function userConfigDir(env: NodeJS.ProcessEnv = process.env, home: string = os.homedir()): string {
@@ -16,6 +16,12 @@ interface ConsentDocument {
   /** Absolute workspace path → server name → answer. */
   workspaces: Record<string, Record<string, StoredConsent>>;
 }
+
+/** An answer that does not read is dropped (that server is asked again), not the whole file. */
+const ConsentDocumentSchema = z.object({
+  version: z.literal(1),
+  workspaces: z.record(z.string(), z.record(z.string(), StoredConsentSchema.optional().catch(undefined)).catch({})),
+});
 
 /**
  * The CLI's consent: `<config dir>/consent.json`, one entry per workspace path and server, readable
@@ -43,8 +49,15 @@ export class FileConsentStore implements ConsentStore {
 
   private load(): ConsentDocument {
     try {
-      const raw: unknown = JSON.parse(fs.readFileSync(this.file, 'utf8'));
-      if (isPlainObject(raw) && raw.version === 1 && isPlainObject(raw.workspaces)) return raw as unknown as ConsentDocument;
+      const parsed = ConsentDocumentSchema.safeParse(JSON.parse(fs.readFileSync(this.file, 'utf8')));
+      if (parsed.success) {
+        const workspaces: ConsentDocument['workspaces'] = {};
+        for (const [ws, servers] of Object.entries(parsed.data.workspaces)) {
+          const kept: Record<string, StoredConsent> = (workspaces[ws] = {});
+          for (const [server, consent] of Object.entries(servers)) if (consent) kept[server] = consent;
+        }
+        return { version: 1, workspaces };
+      }
     } catch {
       // missing or unreadable: nothing allowed yet
     }

@@ -2,17 +2,18 @@ import { actor } from '../audit/actor';
 import type { AuditLog } from '../audit/auditLog';
 import type { Actor } from '../audit/auditRecord';
 import { commandLine, identityHash, serverIdentity, type ServerIdentity } from '../pinning/serverIdentity';
-import type { ServerSettings } from '../settings/hostSettings';
+import type { ResolvedSettings } from '../settings/resolveServerSettings';
 import { errorText } from '../util/errorText';
 import { Emitter } from '../util/event';
 import type { Logger } from '../util/logger';
 import { allowAllChoice, type ConsentChoice, type ConsentOffer } from './consentOffer';
 import type { ConsentStore, StoredConsent } from './consentStore';
+import { changedVariables, MemoryIdentityKey, variableHashes, type IdentityKey } from './identityKey';
 
 /** What a person is asked before a server starts. */
 export interface ConsentRequest {
   readonly server: string;
-  /** Exactly what will run (secrets masked). */
+  /** Exactly what will run: secrets masked, `${env:NAME}` as written (its value is never shown). */
   readonly identity: ServerIdentity;
   /** What was allowed before, when the command line changed since. */
   readonly previous?: ServerIdentity;
@@ -22,6 +23,15 @@ export interface ConsentRequest {
   readonly offer?: ConsentOffer;
   /** The answers that apply, starting ones first, "deny" last. Absent: allow / deny. */
   readonly choices?: readonly ConsentChoice[];
+  /** The `${env:NAME}` of the identity whose value changed since it was allowed (by name, sorted). */
+  readonly changedVariables?: readonly string[];
+}
+
+/** What changed since a server was allowed, as sentences for every UI: "the value of ${env:ARG_KEY} changed". */
+export function consentChanges(r: Pick<ConsentRequest, 'changedVariables'>): string[] {
+  const names = r.changedVariables ?? [];
+  if (!names.length) return [];
+  return [`the value of ${names.map((n) => `\${env:${n}}`).join(', ')} changed since it was allowed (the value itself is not shown)`];
 }
 
 /** `dismiss`: no answer (closed, Escape); the server does not start and is asked about again next time. */
@@ -65,6 +75,8 @@ export interface ServerConsentOptions {
   readonly assumeYes?: boolean;
   /** What the question shows of the server's definitions; without it only allow / deny is asked. */
   readonly definitions?: ConsentDefinitions;
+  /** The user's key for the hashes of `${env:}` values (default: one for this process only). */
+  readonly key?: IdentityKey;
 }
 
 export type ConsentState = 'waiting' | 'refused';
@@ -73,11 +85,12 @@ export type ConsentState = 'waiting' | 'refused';
 const GATHER_MS = 150;
 
 /**
- * Consent before a server starts: the first time, and whenever its resolved command line, args,
- * working directory, environment variable names (or remote URL) change. Asks one question at a
- * time (about every server waiting at that moment); remembers allow and deny; a remembered "deny" is
- * asked again only when a person starts the server. The question shows what the lockfile knows of
- * the server's definitions, and an answer may approve them at first listing or ask for their review.
+ * Consent before a server starts: the first time, and whenever its command line, args, working
+ * directory, environment variable names (or remote URL) change, including the value of an
+ * `${env:NAME}` used in them. Asks one question at a time (about every server waiting at that
+ * moment); remembers allow and deny; a remembered "deny" is asked again only when a person starts
+ * the server. The question shows what the lockfile knows of the server's definitions, and an
+ * answer may approve them at first listing or ask for their review.
  */
 export class ServerConsent {
   private readonly _onDidChange = new Emitter<void>();
@@ -86,8 +99,11 @@ export class ServerConsent {
   private readonly waiting: { request: ConsentRequest; resolve: (a: ConsentAnswer | { error: string }) => void }[] = [];
   private gather?: ReturnType<typeof setTimeout>;
   private asking = false;
+  private readonly key: IdentityKey;
 
-  constructor(private readonly o: ServerConsentOptions) {}
+  constructor(private readonly o: ServerConsentOptions) {
+    this.key = o.key ?? new MemoryIdentityKey();
+  }
 
   /** Waiting for an answer, or refused at its last start. */
   state(server: string): ConsentState | undefined {
@@ -102,29 +118,46 @@ export class ServerConsent {
   /**
    * Whether `server` may start with these resolved settings: undefined when it may, else why not
    * (the server's error). `explicit`: a person asked to start it, so an earlier "deny" is asked again.
+   *
+   * The answer is kept for the identity as shown (`${env:NAME}` as written) plus keyed hashes of
+   * the values behind those variables, so a changed value is asked about again without the value
+   * ever being shown or written. An answer kept by an earlier version (its identity holds the
+   * values) still counts when it matches the resolved identity, and is rewritten in the new form.
    * `roots`: what the question shows of the roots it will be given.
    */
-  async admit(server: string, resolved: ServerSettings, secretValues: readonly string[], explicit: boolean, roots?: readonly string[] | false): Promise<string | undefined> {
-    const identity = serverIdentity(resolved, { secretValues });
+  async admit(server: string, resolved: ResolvedSettings, explicit: boolean, roots?: readonly string[] | false): Promise<string | undefined> {
+    const identity = serverIdentity(resolved.shown, { secretValues: resolved.secretValues });
     const hash = identityHash(identity);
+    const variables = await this.hashes(server, resolved.shownVariables);
     const stored = await this.o.store.get(server).catch((e: unknown) => {
       this.o.logger.warn(`consent: cannot read what was allowed for "${server}": ${errorText(e)}`);
       return undefined;
     });
-    const same = stored?.identityHash === hash;
+    const sameShown = stored?.identityHash === hash;
+    const legacy = !!stored && stored.variables === undefined && !sameShown && stored.identityHash === identityHash(serverIdentity(resolved.server, { secretValues: resolved.secretValues }));
+    if (legacy && variables) await this.keep(server, { identityHash: hash, identity, variables, allowed: stored.allowed, at: stored.at });
+    // Without the key the values cannot be compared: every variable counts as changed (asked again).
+    const changed = sameShown ? changedVariables(stored.variables ?? {}, variables ?? Object.fromEntries(Object.keys(resolved.shownVariables).map((n) => [n, '']))) : [];
+    const same = legacy || (sameShown && changed.length === 0);
+    const drift = consentChanges({ changedVariables: changed });
     if (same && stored.allowed) return this.set(server, undefined);
     if (same && !explicit) {
       return this.set(server, 'refused', `not started: you did not allow this server to start (${stored.at.slice(0, 10)}): ${commandLine(identity)}. Start it to be asked again.`);
     }
+    const kept = (allowed: boolean): StoredConsent => ({ identityHash: hash, identity, ...(variables ? { variables } : {}), allowed, at: new Date().toISOString() });
     if (this.o.assumeYes) {
+      for (const d of drift) this.o.logger.warn(`[${server}] ${d}; started because of --yes`);
       this.record(server, identity, 'allow', actor('flag'), false);
       return this.set(server, undefined);
     }
+    // An earlier version's identity may hold the values of `${env:}`: not shown when this one uses any.
+    const previous = stored && !sameShown && !legacy && (stored.variables !== undefined || !Object.keys(resolved.shownVariables).length) ? stored.identity : undefined;
     const known = this.o.definitions?.offer(server);
     const request: ConsentRequest = {
       server,
       identity,
-      ...(stored && !same ? { previous: stored.identity } : {}),
+      ...(previous ? { previous } : {}),
+      ...(changed.length ? { changedVariables: changed } : {}),
       ...(roots !== undefined ? { roots } : {}),
       ...(known?.offer ? { offer: known.offer } : {}),
       ...(known ? { choices: known.choices } : {}),
@@ -133,16 +166,27 @@ export class ServerConsent {
     if (typeof answer !== 'string' || answer === 'dismiss' || answer === 'deny') {
       const remembered = answer === 'deny';
       if (typeof answer === 'string') this.record(server, identity, 'deny', actor(this.o.via), remembered);
-      if (remembered) await this.keep(server, { identityHash: hash, identity, allowed: false, at: new Date().toISOString() });
+      if (remembered) await this.keep(server, kept(false));
       const why = typeof answer === 'string' ? (remembered ? 'you did not allow this server to start' : 'the question was dismissed') : answer.error;
-      return this.set(server, 'refused', `not started: ${why}: ${commandLine(identity)}`);
+      return this.set(server, 'refused', `not started: ${why}: ${commandLine(identity)}${drift.map((d) => ` (${d})`).join('')}`);
     }
     const by = actor(this.o.via);
     this.record(server, identity, 'allow', by, true);
-    await this.keep(server, { identityHash: hash, identity, allowed: true, at: new Date().toISOString() });
+    await this.keep(server, kept(true));
     // An answer the question did not offer starts the server without touching its definitions.
     if ((answer === 'approve' || answer === 'review') && choicesOf(request).includes(answer)) this.o.definitions?.allowed(server, answer, by);
     return this.set(server, undefined);
+  }
+
+  /** Keyed hashes of the values behind `${env:}`; undefined when the key cannot be had (said on the log). */
+  private async hashes(server: string, values: Readonly<Record<string, string>>): Promise<Record<string, string> | undefined> {
+    if (Object.keys(values).length === 0) return {};
+    try {
+      return variableHashes(await this.key.get(), values);
+    } catch (e) {
+      this.o.logger.warn(`consent: cannot check the \${env:} values of "${server}" (${errorText(e)}); it is asked about at every start`);
+      return undefined;
+    }
   }
 
   dispose(): void {

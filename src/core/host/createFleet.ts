@@ -44,7 +44,7 @@ export function createFleet(o: McpHostOptions, d: FleetDeps): HostFleet {
     calls: requests.calls,
     trusted: d.trusted,
     wanted: (s) => d.policies.current.usesServer(s.name),
-    admit: (settings, resolved, secretValues, explicit) => d.admit(settings, resolved, secretValues, explicit, requests.rootFolders(resolved)),
+    admit: (settings, resolved, explicit) => d.admit(settings, resolved, explicit, requests.rootFolders(resolved.server)),
     maxMessageBytes: d.maxMessageBytes,
   });
   const auth = store.add(createHostSignIn(o, { remote, servers: fleet, logger: d.logger, audit: d.audit }));

@@ -13,6 +13,7 @@ import { sameIdentity, type ServerIdentity } from '../pinning/serverIdentity';
 import { ToolPins } from '../pinning/toolPins';
 import { errorText } from '../util/errorText';
 import type { HostSettings, PinningMode, ServerSettings } from '../settings/hostSettings';
+import type { ResolvedSettings } from '../settings/resolveServerSettings';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { Emitter, type Event } from '../util/event';
 import type { Logger } from '../util/logger';
@@ -91,9 +92,9 @@ export class HostTrust {
   }
 
   /** The fleet's admission of a server about to start: remember how it runs, then ask for consent. */
-  admit(settings: ServerSettings, resolved: ServerSettings, secretValues: readonly string[], explicit: boolean, roots?: readonly string[] | false): Promise<string | undefined> {
-    this.pins.setResolved(settings.name, resolved, secretValues);
-    return this.consent ? this.consent.admit(settings.name, resolved, secretValues, explicit, roots) : Promise.resolve(undefined);
+  admit(settings: ServerSettings, resolved: ResolvedSettings, explicit: boolean, roots?: readonly string[] | false): Promise<string | undefined> {
+    this.pins.setResolved(settings.name, resolved);
+    return this.consent ? this.consent.admit(settings.name, resolved, explicit, roots) : Promise.resolve(undefined);
   }
 
   /** A server's listed tools (undefined: none any more); before the registry hears of them. */

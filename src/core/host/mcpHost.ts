@@ -120,7 +120,7 @@ export class McpHost {
     if (!settings) return `no server named "${name}" in mcpHost.servers`;
     const resolved = await serverResolver(this.options)(settings);
     if (!resolved.ok) return resolved.error;
-    return this.trust.admit(settings, resolved.server, resolved.secretValues, true);
+    return this.trust.admit(settings, resolved, true);
   }
 
   /** Wait (at most `timeoutMs`) until no server of the role is still starting. */

@@ -3,6 +3,7 @@ import type { AuditSink } from '../audit/auditLog';
 import type { CredentialStore } from '../auth/credentialStore';
 import type { Confirmer } from '../calls/confirmer';
 import type { ConsentStore } from '../consent/consentStore';
+import type { IdentityKey } from '../consent/identityKey';
 import type { ConsentPrompt } from '../consent/serverConsent';
 import type { BackoffPolicy } from '../mcp/restartBackoff';
 import type { LogLevelSource } from '../mcp/serverLogLevel';
@@ -55,6 +56,7 @@ export interface McpHostOptions {
   /** The reviewed definitions (mcpHost.pinning); default `<workspaceFolder>/mcp-host.lock.json`, memory without a folder. */
   readonly lockfile?: LockfileStore;
   /** Consent before a server starts: where answers are kept and how a person is asked. Without it servers start without asking. */
-  readonly consent?: { readonly store: ConsentStore; readonly prompt: ConsentPrompt; readonly via: 'editor' | 'cli' };
+  /** `key`: the user's key for the hashes of `${env:}` values in consent (identityKey.ts; default: this process only). */
+  readonly consent?: { readonly store: ConsentStore; readonly prompt: ConsentPrompt; readonly via: 'editor' | 'cli'; readonly key?: IdentityKey };
 }
 

@@ -180,7 +180,7 @@ export class ServerConnection {
       this.setState({ kind: 'error', message: resolved.error });
       return this.options.logger.error(`[${this.name}] cannot start: ${resolved.error}`);
     }
-    this.redactor.setServerSecrets(this.name, resolved.secretValues);
+    this.redactor.setServerSecrets(this.name, resolved.secretValues, resolved.shownVariables);
     this.stderr.clear();
     const url = resolved.server.type === 'stdio' ? undefined : resolved.server.url;
     let transport: ServerTransport | undefined;
@@ -219,10 +219,10 @@ export class ServerConnection {
       await Promise.all([closing?.close(), transport?.transport.close().catch(() => undefined)]);
       // Waits for a person to sign in: not an error, and never retried by itself (issue 11).
       if (e instanceof SignInRequiredError) {
-        this.setState({ kind: 'needsSignIn', message: this.redact(e.message), ...(e.issuer ? { issuer: e.issuer } : {}) });
+        this.setState({ kind: 'needsSignIn', message: this.redactor.message(this.name, e.message), ...(e.issuer ? { issuer: e.issuer } : {}) });
         return this.options.logger.warn(`[${this.name}] ${ConnectionState.describe(this._state)}`);
       }
-      const message = this.redact(describeStartFailure(e, transport, settings.connectTimeoutMs, this.stderr, url));
+      const message = this.redactor.message(this.name, describeStartFailure(e, transport, settings.connectTimeoutMs, this.stderr, url));
       if (isRestart) return this.scheduleRestart(message);
       this.setState({ kind: 'error', message });
       this.options.logger.error(`[${this.name}] failed to start: ${message}`);
@@ -259,7 +259,7 @@ export class ServerConnection {
    */
   private onLost(live: LiveConnection, reason: string): void {
     if (live !== this.live || this.closed) return;
-    const why = this.redact(reason || describeClose(live.transport, this.stderr));
+    const why = this.redactor.message(this.name, reason || describeClose(live.transport, this.stderr));
     this.live = undefined;
     this.reaping = live.close();
     this.catalogs.detach();

@@ -1,7 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { SecretRedactor } from '../audit/secretRedactor';
 import type { ServerSettings } from '../settings/hostSettings';
-import type { ResolvedServer } from '../settings/resolveServerSettings';
+import type { ResolvedServer, ResolvedSettings } from '../settings/resolveServerSettings';
 import { canonicalJson } from '../tools/definitionHash';
 import { DisposableStore, Emitter } from '../util/event';
 import { withTimeout } from '../util/withTimeout';
@@ -36,7 +36,7 @@ export interface ServerFleetOptions
    * Asked before every start with the resolved settings (after trust and role): undefined lets the
    * server start, a text refuses it (shown as its error). `explicit`: a person started it.
    */
-  readonly admit?: (settings: ServerSettings, resolved: ServerSettings, secretValues: readonly string[], explicit: boolean) => Promise<string | undefined>;
+  readonly admit?: (settings: ServerSettings, resolved: ResolvedSettings, explicit: boolean) => Promise<string | undefined>;
 }
 
 /** What a person (the tree's commands, the CLI) may do with one configured server. */
@@ -238,7 +238,7 @@ export class ServerFleet implements ServerControl {
     const explicit = this.explicit.delete(settings.name);
     const resolved = await this.options.resolve(settings);
     if (!resolved.ok || !this.options.admit) return resolved;
-    const refusal = await this.options.admit(settings, resolved.server, resolved.secretValues, explicit);
+    const refusal = await this.options.admit(settings, resolved, explicit);
     return refusal === undefined ? resolved : { ok: false, error: refusal };
   }
 

@@ -3,7 +3,7 @@ import type { PinningMode } from '../settings/hostSettings';
 import { canonicalJson, definitionHash } from '../tools/definitionHash';
 import { sameDefinition } from '../tools/toolListDiff';
 import type { LockedServer, LockedTool } from './lockfile';
-import { identityChanges, type ServerIdentity } from './serverIdentity';
+import { identityChanges, sameIdentity, type ServerIdentity } from './serverIdentity';
 
 export type QuarantineReason = 'unreviewedServer' | 'newTool' | 'changed' | 'identityChanged' | 'lockfileUnusable';
 
@@ -47,6 +47,8 @@ export interface PinInput {
   readonly lockError?: string;
   /** The identity of the running server (lockfile form); unknown: not compared. */
   readonly identity?: ServerIdentity;
+  /** The same with the values of its `${env:}` in place: an entry an earlier version wrote so still matches. */
+  readonly resolvedIdentity?: ServerIdentity;
   readonly tools: readonly Tool[];
   /**
    * `tools` is not everything the server lists (a one-shot call lists up to its tool and keeps that
@@ -97,7 +99,8 @@ export function pinServer(input: PinInput): ServerPins {
   const added: Tool[] = [];
   const changed: ChangedDefinition[] = [];
   const seen = new Set<string>();
-  const identity = locked && input.identity ? identityChanges(locked.identity, input.identity) : [];
+  const legacy = !!locked && !!input.resolvedIdentity && sameIdentity(locked.identity, input.resolvedIdentity);
+  const identity = locked && input.identity && !legacy ? identityChanges(locked.identity, input.identity) : [];
   const whole: Quarantine | undefined =
     mode === 'off'
       ? undefined

@@ -1,7 +1,8 @@
 import type { Implementation, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { AuditLog } from '../audit/auditLog';
 import type { Actor } from '../audit/auditRecord';
-import type { PinningMode, ServerSettings } from '../settings/hostSettings';
+import type { PinningMode } from '../settings/hostSettings';
+import type { ResolvedSettings } from '../settings/resolveServerSettings';
 import { definitionHash } from '../tools/definitionHash';
 import { Emitter } from '../util/event';
 import type { Logger } from '../util/logger';
@@ -9,7 +10,7 @@ import { buildReview, type DefinitionReview } from './definitionReview';
 import { withServer, type LockedServer, type LockedTool } from './lockfile';
 import type { LockfileRead, LockfileStore } from './lockfileStore';
 import { hasDrift, isConsistent, pinServer, type Quarantine, type ServerPins } from './pinningPolicy';
-import { serverIdentity, type ServerIdentity } from './serverIdentity';
+import { sameIdentity, serverIdentity, type ServerIdentity } from './serverIdentity';
 
 export class ReviewError extends Error {}
 
@@ -26,6 +27,8 @@ export interface ToolPinsOptions {
 interface Live {
   tools?: readonly Tool[];
   identity?: ServerIdentity;
+  /** With `${env:}` values in place of the variables, as earlier versions wrote it (see setResolved). */
+  resolvedIdentity?: ServerIdentity;
 }
 
 /**
@@ -86,10 +89,18 @@ export class ToolPins {
     this.recomputeAll();
   }
 
-  /** The settings a server is started with, after variable resolution (from the fleet, before each start). */
-  setResolved(server: string, resolved: ServerSettings, secretValues: readonly string[]): void {
+  /**
+   * The settings a server is started with, after variable resolution (from the fleet, before each
+   * start). The lockfile is shared, so its identity keeps each `${env:NAME}` as written, never the
+   * value; a changed value is caught per user by consent (identityKey.ts says why). An entry that an
+   * earlier version wrote with the values still counts as reviewed while they match, and the next
+   * lock or approval rewrites it with the variables.
+   */
+  setResolved(server: string, resolved: ResolvedSettings): void {
     const live = this.liveOf(server);
-    live.identity = serverIdentity(resolved, { secretValues, workspaceFolder: this.o.workspaceFolder });
+    const o = { secretValues: resolved.secretValues, workspaceFolder: this.o.workspaceFolder };
+    live.identity = serverIdentity(resolved.shown, o);
+    live.resolvedIdentity = Object.keys(resolved.shownVariables).length ? serverIdentity(resolved.server, o) : undefined;
     if (live.tools) this.recompute(server);
   }
 
@@ -182,9 +193,17 @@ export class ToolPins {
     const pins = reviews.map((r) => this.pins.get(r.server));
     const lock = 'error' in this.read ? undefined : this.read.lock;
     const dropped = lock ? Object.keys(lock.servers).filter((s) => !configured.includes(s)) : [];
-    if (reviews.length || dropped.length || 'error' in this.read || !this.read.exists) this.writeEntries(listed, dropped);
+    const holdsValues = listed.some((s) => this.holdsValues(s));
+    if (reviews.length || dropped.length || holdsValues || 'error' in this.read || !this.read.exists) this.writeEntries(listed, dropped);
     reviews.forEach((r, i) => this.record(r, pins[i], 'approve', by));
     return reviews;
+  }
+
+  /** Whether the server's lockfile entry was written by an earlier version, with the values of its `${env:}` in place. */
+  holdsValues(server: string): boolean {
+    const live = this.live.get(server);
+    const locked = live?.resolvedIdentity && this.entry(server, []);
+    return !!locked && !!live.identity && !sameIdentity(locked.identity, live.identity) && sameIdentity(locked.identity, live.resolvedIdentity!);
   }
 
   dispose(): void {
@@ -263,6 +282,7 @@ export class ToolPins {
         locked: this.entry(server, partial ? live.tools.map((t) => t.name) : undefined),
         lockError: 'error' in this.read ? this.read.error : undefined,
         identity: live.identity,
+        resolvedIdentity: live.resolvedIdentity,
         tools: live.tools,
         partial,
       }),

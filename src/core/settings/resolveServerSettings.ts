@@ -41,9 +41,22 @@ export function envSecretResolver(env: Record<string, string | undefined>): Secr
   };
 }
 
-export type ResolvedServer =
-  | { ok: true; server: ServerSettings; secretValues: string[] }
-  | { ok: false; error: string; setting?: string };
+/** A server's settings ready to start, and what people may see of them. */
+export interface ResolvedSettings {
+  readonly ok: true;
+  /** Every variable resolved: what the server is started with. */
+  readonly server: ServerSettings;
+  readonly secretValues: string[];
+  /**
+   * The server as people see it and files keep it: `command`, `args`, `cwd` and `url` with each
+   * `${env:NAME}` as written (other variables resolved; the rest of the settings as in `server`).
+   */
+  readonly shown: ServerSettings;
+  /** The values of the `${env:NAME}` kept in `shown`, by name: never shown or written, only hashed with a per-user key. */
+  readonly shownVariables: Readonly<Record<string, string>>;
+}
+
+export type ResolvedServer = ResolvedSettings | { ok: false; error: string; setting?: string };
 
 const VARIABLE = /\$\{([^{}$]*)\}/g;
 const SECRET_REF = /\$\{\s*secret:/;
@@ -57,18 +70,36 @@ interface Failure {
 class Interpolator {
   readonly failures: Failure[] = [];
   readonly secretValues: string[] = [];
+  /** Values of the `${env:NAME}` that {@link interpolateShown} kept as written. */
+  readonly shownVariables: Record<string, string> = {};
   private readonly secretCache = new Map<string, Promise<string | undefined>>();
 
   constructor(private readonly ctx: VariableContext) {}
 
   async interpolate(value: string, segments: readonly PathSegment[]): Promise<string> {
+    return (await this.interpolateShown(value, segments, false)).value;
+  }
+
+  /** The value resolved, and as shown: each `${env:NAME}` kept as written (its value noted in `shownVariables` when `note`). */
+  async interpolateShown(value: string, segments: readonly PathSegment[], note = true): Promise<{ value: string; shown: string }> {
     const setting = settingPath(segments);
     const matches = [...value.matchAll(VARIABLE)];
-    if (matches.length === 0) return value;
+    if (matches.length === 0) return { value, shown: value };
     const replacements: string[] = [];
-    for (const m of matches) replacements.push(await this.resolveVariable(m[1], m[0], setting));
+    const shown: string[] = [];
+    for (const m of matches) {
+      const resolved = await this.resolveVariable(m[1], m[0], setting);
+      replacements.push(resolved);
+      const env = envVariableName(m[1]);
+      if (env === undefined) shown.push(resolved);
+      else {
+        shown.push(`\${env:${env}}`);
+        if (note) this.shownVariables[env] = resolved;
+      }
+    }
     let i = 0;
-    return value.replace(VARIABLE, () => replacements[i++]);
+    let j = 0;
+    return { value: value.replace(VARIABLE, () => replacements[i++]), shown: value.replace(VARIABLE, () => shown[j++]) };
   }
 
   private fail(message: string, setting: string): string {
@@ -113,6 +144,12 @@ class Interpolator {
     }
     return this.fail(`unknown variable "${whole}"; ${VARIABLE_HELP}`, setting);
   }
+}
+
+/** NAME of a `${env:NAME}` body, else undefined. */
+function envVariableName(body: string): string | undefined {
+  const m = /^\s*env\s*:\s*(.*?)\s*$/.exec(body);
+  return m && m[1] ? m[1] : undefined;
 }
 
 async function resolveRecord(
@@ -205,18 +242,22 @@ export async function resolveServerSettings(server: ServerSettings, ctx: Variabl
   const interp = new Interpolator(ctx);
   const base: PathSegment[] = ['servers', server.name];
   let resolved: ServerSettings;
+  let shown: ServerSettings;
   const extra: Failure[] = [];
 
   if (server.type === 'stdio') {
-    const command = await interp.interpolate(server.command, [...base, 'command']);
-    const args: string[] = [];
-    for (let i = 0; i < server.args.length; i++) args.push(await interp.interpolate(server.args[i], [...base, 'args', i]));
+    const command = await interp.interpolateShown(server.command, [...base, 'command']);
+    const args: { value: string; shown: string }[] = [];
+    for (let i = 0; i < server.args.length; i++) args.push(await interp.interpolateShown(server.args[i], [...base, 'args', i]));
     const env = await resolveRecord(server.env, [...base, 'env'], interp);
-    let cwd: string | undefined;
+    let cwd: { value: string; shown: string } | undefined;
     if (server.cwd !== undefined) {
-      cwd = await interp.interpolate(server.cwd, [...base, 'cwd']);
-      if (!path.isAbsolute(cwd)) {
-        if (ctx.workspaceFolder) cwd = path.resolve(ctx.workspaceFolder, cwd);
+      cwd = await interp.interpolateShown(server.cwd, [...base, 'cwd']);
+      if (!path.isAbsolute(cwd.value)) {
+        if (ctx.workspaceFolder) {
+          const value = path.resolve(ctx.workspaceFolder, cwd.value);
+          cwd = { value, shown: cwd.shown === cwd.value ? value : path.join(ctx.workspaceFolder, cwd.shown) };
+        }
         else {
           const setting = settingPath([...base, 'cwd']);
           extra.push({ message: `a relative cwd needs an open workspace folder to resolve against (${setting})`, setting });
@@ -224,22 +265,24 @@ export async function resolveServerSettings(server: ServerSettings, ctx: Variabl
       }
     }
     const fromFile = server.envFile !== undefined ? await readEnvFile(server.envFile, [...base, 'envFile'], interp, ctx, extra) : {};
-    resolved = { ...server, command, args, env: { ...fromFile, ...env }, ...(cwd !== undefined ? { cwd } : {}) };
+    resolved = { ...server, command: command.value, args: args.map((a) => a.value), env: { ...fromFile, ...env }, ...(cwd !== undefined ? { cwd: cwd.value } : {}) };
+    shown = { ...resolved, command: command.shown, args: args.map((a) => a.shown), ...(cwd !== undefined ? { cwd: cwd.shown } : {}) };
   } else {
     const urlSegments = [...base, 'url'];
-    const url = await interp.interpolate(server.url, urlSegments);
+    const { value: url, shown: shownUrl } = await interp.interpolateShown(server.url, urlSegments);
     const headers = await resolveRecord(server.headers, [...base, 'headers'], interp);
     if (!interp.failures.some((f) => f.setting === settingPath(urlSegments))) {
       const reason = checkHttpUrl(url);
       if (reason) {
         const setting = settingPath(urlSegments);
-        // The value is shown only when it cannot carry a secret.
-        const shown = SECRET_REF.test(server.url) ? '' : `, got ${JSON.stringify(url)}`;
-        extra.push({ message: `${reason} after substituting variables${shown} (${setting})`, setting });
+        // Shown with its `${env:}` as written, and only when it cannot carry a secret.
+        const got = SECRET_REF.test(server.url) ? '' : `, got ${JSON.stringify(shownUrl)}`;
+        extra.push({ message: `${reason} after substituting variables${got} (${setting})`, setting });
       }
     }
     const oauth = server.oauth ? await resolveOAuth(server.oauth, [...base, 'oauth'], interp) : undefined;
     resolved = { ...server, url, headers, ...(oauth ? { oauth } : {}) };
+    shown = { ...resolved, url: shownUrl };
   }
 
   if (server.roots) resolved = { ...resolved, roots: await resolveRoots(server.roots, [...base, 'roots'], interp, ctx, extra) };
@@ -249,5 +292,5 @@ export async function resolveServerSettings(server: ServerSettings, ctx: Variabl
     const error = redactSecrets(failures.map((f) => f.message).join('; '), interp.secretValues);
     return { ok: false, error, setting: failures[0].setting };
   }
-  return { ok: true, server: resolved, secretValues: [...interp.secretValues] };
+  return { ok: true, server: resolved, secretValues: [...interp.secretValues], shown, shownVariables: { ...interp.shownVariables } };
 }

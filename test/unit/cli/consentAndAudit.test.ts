@@ -70,6 +70,14 @@ describe('consent from the terminal', function () {
     assert.match(yes.shown, /the workspace \/ws wants to start the MCP server "files":\n {2}command: npx -y @modelcontextprotocol\/server-filesystem \/ws\n {2}environment variables set: TOKEN/);
     assert.match(yes.shown, /its command changed since you allowed it; before:\n {4}command: npx -y other/);
     assert.match(yes.shown, /\n {2}roots \(folders it is given\): \/ws\/files\n/);
+    const output = new PassThrough();
+    let shown = '';
+    output.on('data', (d) => (shown += d));
+    const input = new PassThrough();
+    const pending = new TerminalConsentPrompt('/ws', { input, output }).ask({ server: 'r', identity: { type: 'http', url: 'https://h/mcp?key=${env:API_KEY}' }, changedVariables: ['API_KEY'] });
+    input.write('y\n');
+    assert.equal(await pending, 'allow');
+    assert.match(shown, /"r":\n {2}HTTP endpoint: https:\/\/h\/mcp\?key=\$\{env:API_KEY\}\n {2}\(the value of \$\{env:API_KEY\} changed since it was allowed \(the value itself is not shown\)\)/);
     assert.equal((await ask('no')).answer, 'deny');
     assert.equal((await ask('')).answer, 'deny');
     assert.equal((await ask(null)).answer, 'dismiss');

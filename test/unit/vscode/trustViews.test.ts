@@ -58,6 +58,9 @@ describe('editor views of pinning, consent and the audit', () => {
     assert.match(m.detail, /^command: npx -y @modelcontextprotocol\/server-filesystem '\/w s'\nenvironment variables set: TOKEN\nroots \(folders it is given\): \/w s\n\nIt was allowed before with:\ncommand: npx old/);
     assert.match(consentMessage({ ...request, roots: false }).detail, /\nroots: none declared \(the server keeps to the folders in its own arguments\)\n/);
     assert.match(consentMessage({ server: 'r', identity: { type: 'http', url: 'https://h/mcp' } }).detail, /^HTTP endpoint: https:\/\/h\/mcp/);
+    const changed = consentMessage({ server: 'r', identity: { type: 'http', url: 'https://h/mcp?key=${env:API_KEY}' }, changedVariables: ['API_KEY'] });
+    assert.equal(changed.message, 'The command of MCP server "r" changed. Allow it to start?');
+    assert.match(changed.detail, /^HTTP endpoint: https:\/\/h\/mcp\?key=\$\{env:API_KEY\}\n\nThe value of \$\{env:API_KEY\} changed since it was allowed \(the value itself is not shown\)\./);
     const answers: string[] = [];
     for (const choice of ['Allow', "Don't Allow", undefined]) {
       fake.window.showWarningMessage = async () => choice;

@@ -2,9 +2,11 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { MemorySink } from '../../../../src/core/audit/auditLog';
+import { createHash } from 'node:crypto';
 import { MemoryConsentStore } from '../../../../src/core/consent/consentStore';
+import { MemoryIdentityKey } from '../../../../src/core/consent/identityKey';
 import type { ConsentAnswer, ConsentRequest } from '../../../../src/core/consent/serverConsent';
-import { commandLine } from '../../../../src/core/pinning/serverIdentity';
+import { commandLine, identityHash } from '../../../../src/core/pinning/serverIdentity';
 import { basicServer, InMemoryServers } from '../../../fixtures/inMemoryServers';
 import { memoryHostOptions, settings, stateKind, useTestEnv, waitFor, type Any } from '../helpers';
 import { requestPorts } from '../requests/requestKit';
@@ -155,5 +157,92 @@ describe('consent before a server starts', () => {
     await untrusted.start();
     assert.deepEqual(prompt.asked, []);
     assert.equal(stateKind(untrusted, 'a'), 'untrusted');
+  });
+
+  describe('${env:} values (issue 25: never shown or kept, still noticed when they change)', () => {
+    const VALUE = 'arg-key-value-1f2e3d';
+    const OTHER = 'arg-key-value-9a8b7c';
+    const key = new MemoryIdentityKey();
+    const envHost = (o: { store: MemoryConsentStore; prompt: ScriptedPrompt; value: string }) => {
+      const s = new InMemoryServers({ a: () => basicServer('a') });
+      const sink = new MemorySink();
+      const h = env.host({
+        settings: settings({ servers: [s.settings('a', { args: ['--api-key=${env:ARG_KEY}'] })] }),
+        env: { ARG_KEY: o.value },
+        consent: { store: o.store, prompt: o.prompt, via: 'editor', key },
+        auditSinks: [sink],
+        ...memoryHostOptions(s),
+      });
+      return Object.assign(h, { sink });
+    };
+
+    it('asks with the template, keeps a keyed hash of the value, and asks again (naming the variable) only when the value changes', async () => {
+      const store = new MemoryConsentStore();
+      const prompt = new ScriptedPrompt();
+      const first = envHost({ store, prompt, value: VALUE });
+      await first.start();
+      assert.equal(commandLine(prompt.asked[0].identity), "in-memory '--api-key=${env:ARG_KEY}'");
+      const kept = store.entries.get('a')!;
+      assert.deepEqual(Object.keys(kept.variables!), ['ARG_KEY']);
+      assert.match(kept.variables!.ARG_KEY, /^[0-9a-f]{64}$/);
+      assert.notEqual(kept.variables!.ARG_KEY, createHash('sha256').update(VALUE).digest('hex'), 'keyed, not a plain hash of the value');
+      const audit = first.sink.records.filter((r: Any) => r.kind === 'consent') as Any[];
+      assert.equal(audit[0].target, "in-memory '--api-key=${env:ARG_KEY}'");
+      for (const text of [JSON.stringify([...store.entries]), JSON.stringify(prompt.asked), JSON.stringify(first.sink.records)]) assert.ok(!text.includes(VALUE), text);
+      await first.close();
+
+      const same = new ScriptedPrompt(() => 'deny');
+      const again = envHost({ store, prompt: same, value: VALUE });
+      await again.start();
+      assert.deepEqual(same.asked, [], 'the same value: not asked again');
+      assert.equal(stateKind(again, 'a'), 'connected');
+      await again.close();
+
+      const nobody = envHost({ store, prompt: new ScriptedPrompt(() => Promise.reject(new Error('no terminal to ask on'))), value: OTHER });
+      await nobody.start();
+      const failure = nobody.snapshot().server('a')!.failure!;
+      assert.match(failure, /not started: no terminal to ask on: in-memory '--api-key=\$\{env:ARG_KEY\}' \(the value of \$\{env:ARG_KEY\} changed since it was allowed/);
+      assert.ok(!failure.includes(OTHER) && !failure.includes(VALUE));
+      await nobody.close();
+
+      const changed = new ScriptedPrompt();
+      const h = envHost({ store, prompt: changed, value: OTHER });
+      await h.start();
+      assert.deepEqual(changed.asked.map((r) => [r.server, r.changedVariables, r.previous]), [['a', ['ARG_KEY'], undefined]]);
+      assert.notEqual(store.entries.get('a')!.variables!.ARG_KEY, kept.variables!.ARG_KEY);
+      assert.ok(!JSON.stringify([...store.entries]).includes(OTHER));
+    });
+
+    it('why a server could not be reached names its URL with ${env:ARG_KEY}, not the value', async () => {
+      const h = env.host({
+        settings: settings({ servers: [{ name: 'down', type: 'http', enabled: true, url: 'http://127.0.0.1:1/mcp?key=${env:ARG_KEY}', headers: {}, connectTimeoutMs: 5000 }] }),
+        env: { ARG_KEY: VALUE },
+        consent: { store: new MemoryConsentStore(), prompt: new ScriptedPrompt(), via: 'editor', key },
+      });
+      await h.start();
+      await waitFor('down to fail', () => stateKind(h, 'down') === 'error');
+      const failure = h.snapshot().server('down')!.failure!;
+      assert.match(failure, /127\.0\.0\.1:1\/mcp\?key=\$\{env:ARG_KEY\}/);
+      assert.ok(!failure.includes(VALUE) && !h.log.text().includes(VALUE), h.log.text());
+    });
+
+    it('an answer kept by an earlier version (the value in its identity) still counts, and is rewritten without the value', async () => {
+      const store = new MemoryConsentStore();
+      const legacy = { type: 'stdio' as const, command: 'in-memory', args: [`--api-key=${VALUE}`], envKeys: [] };
+      store.entries.set('a', { identityHash: identityHash(legacy), identity: legacy, allowed: true, at: '2026-01-01T00:00:00.000Z' });
+      const prompt = new ScriptedPrompt();
+      const h = envHost({ store, prompt, value: VALUE });
+      await h.start();
+      assert.deepEqual(prompt.asked, []);
+      assert.equal(stateKind(h, 'a'), 'connected');
+      const rewritten = store.entries.get('a')!;
+      assert.deepEqual([rewritten.allowed, rewritten.at, commandLine(rewritten.identity)], [true, '2026-01-01T00:00:00.000Z', "in-memory '--api-key=${env:ARG_KEY}'"]);
+      assert.ok(!JSON.stringify(rewritten).includes(VALUE));
+      await h.close();
+
+      const other = new ScriptedPrompt();
+      await envHost({ store, prompt: other, value: OTHER }).start();
+      assert.deepEqual(other.asked.map((r) => r.changedVariables), [['ARG_KEY']], 'the rewritten answer still notices a changed value');
+    });
   });
 });

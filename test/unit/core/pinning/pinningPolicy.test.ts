@@ -40,6 +40,16 @@ describe('pinServer', () => {
     assert.equal(pinServer({ server: 's', mode: 'review', lockError: 'bad', tools: now }).quarantined.get('alpha')!.reason, 'lockfileUnusable');
   });
 
+  it('an entry written with the value of an ${env:} (an earlier version) matches while the value does; the template always matches', () => {
+    const template = { ...identity, args: ['--key=${env:KEY}'] };
+    const resolvedIdentity = { ...identity, args: ['--key=v1-abcd'] };
+    const entry = (id: typeof identity) => locked(now, id);
+    assert.equal(pinServer({ server: 's', mode: 'review', locked: entry(template), identity: template, resolvedIdentity, tools: now }).quarantined.size, 0);
+    assert.equal(pinServer({ server: 's', mode: 'review', locked: entry(resolvedIdentity), identity: template, resolvedIdentity, tools: now }).quarantined.size, 0);
+    const other = pinServer({ server: 's', mode: 'review', locked: entry(resolvedIdentity), identity: template, resolvedIdentity: { ...identity, args: ['--key=v2-efgh'] }, tools: now });
+    assert.deepEqual(other.identityChanges, ['args'], 'an old entry with another value is drift, as before');
+  });
+
   it('key order never matters; the definition is what is pinned, its hash is checked by check --locked', () => {
     const shuffled = { inputSchema: { type: 'object' }, description: 'The alpha tool', name: 'alpha' } as Tool;
     assert.equal(pinServer({ server: 's', mode: 'review', locked: locked(reviewed), identity, tools: [shuffled] }).quarantined.size, 0);

@@ -4,6 +4,7 @@ import type { RemoteServerSettings, ServerSettings, StdioServerSettings } from '
 import { parseSettings } from '../../../../src/core/settings/parseSettings';
 import {
   type ResolvedServer,
+  type ResolvedSettings,
   type SecretResolver,
   type VariableContext,
   envSecretResolver,
@@ -39,7 +40,7 @@ function server(name: string, def: Record<string, unknown>): ServerSettings {
   return settings.servers[0];
 }
 
-function ok(r: ResolvedServer): { server: ServerSettings; secretValues: string[] } {
+function ok(r: ResolvedServer): ResolvedSettings {
   if (!r.ok) assert.fail(`expected success, got: ${r.error}`);
   return r;
 }
@@ -93,7 +94,25 @@ describe('resolveServerSettings', () => {
 
     const bad = failed(await resolveServerSettings(s, ctx({ env: { BASE: 'localhost:9000' } })));
     assert.equal(bad.setting, 'mcpHost.servers.kb.url');
-    assert.match(bad.error, /http:\/\/ or https:\/\/ URL after substituting variables, got "localhost:9000\/sse"/);
+    assert.match(bad.error, /http:\/\/ or https:\/\/ URL after substituting variables, got "\$\{env:BASE\}\/sse"/);
+    assert.ok(!bad.error.includes('localhost:9000'), 'the value of ${env:BASE} is not shown');
+  });
+
+  it('keeps each ${env:NAME} of command, args, cwd and url as written in `shown`, with its value in `shownVariables` only', async () => {
+    const stdio = server('db', { command: '${env:HOME}/bin/db', args: ['--key=${ env:DB_URL }', '${workspaceFolder}/x'], cwd: '${env:HOME}', env: { T: '${env:EMPTY}' } });
+    const r = ok(await resolveServerSettings(stdio, ctx()));
+    const run = r.server as StdioServerSettings;
+    const shown = r.shown as StdioServerSettings;
+    assert.deepEqual([run.command, run.args, run.cwd], ['/home/u/bin/db', ['--key=postgres://db/orders', `${WS}/x`], '/home/u']);
+    assert.deepEqual([shown.command, shown.args, shown.cwd], ['${env:HOME}/bin/db', ['--key=${env:DB_URL}', `${WS}/x`], '${env:HOME}']);
+    assert.deepEqual(r.shownVariables, { HOME: '/home/u', DB_URL: 'postgres://db/orders' }, 'env values of the env block are not part of the identity');
+
+    const relative = ok(await resolveServerSettings(server('rel', { command: 'node', cwd: 'sub/${env:EMPTY}' }), ctx()));
+    assert.equal((relative.shown as StdioServerSettings).cwd, path.join(WS, 'sub/${env:EMPTY}'));
+
+    const remote = ok(await resolveServerSettings(server('kb', { type: 'http', url: 'http://127.0.0.1/mcp?key=${env:DB_URL}' }), ctx()));
+    assert.equal((remote.shown as RemoteServerSettings).url, 'http://127.0.0.1/mcp?key=${env:DB_URL}');
+    assert.deepEqual(remote.shownVariables, { DB_URL: 'postgres://db/orders' });
   });
 
   it('does not show a url that carries a secret when it is invalid', async () => {
