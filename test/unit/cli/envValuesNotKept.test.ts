@@ -49,7 +49,7 @@ describe('resolved ${env:} values stay out of files and output', function () {
 
     // The harness allows the servers beforehand the way an earlier version kept consent (values in
     // the identity): that answer still counts, and this run rewrites it without the values.
-    let r = await runCli(['lock', '--workspace', ws], { env });
+    let r = await runCli(['lock', '--yes', '--workspace', ws], { env });
     assert.equal(r.code, 0, describeRun(r));
     free('lock output', output(r));
     const lockText = fs.readFileSync(path.join(ws, 'mcp-host.lock.json'), 'utf8');
@@ -96,11 +96,11 @@ describe('resolved ${env:} values stay out of files and output', function () {
     const states = Object.fromEntries(parseJson(r).servers.map((s: Json) => [s.name, s]));
     assert.equal(states.imported.state, 'connected', describeRun(r));
     for (const name of ['local', 'remote']) {
-      assert.equal(states[name].state, 'error', describeRun(r));
-      assert.match(states[name].error, /not started: this server has not been allowed to start.*\(the value of \$\{env:ARG_KEY\} changed since it was allowed/);
+      assert.equal(states[name].state, 'notAllowed', describeRun(r));
+      assert.match(states[name].reason, /not started: this server has not been allowed to start.*\(the value of \$\{env:ARG_KEY\} changed since it was allowed/);
     }
     r = await runCli(['call', 'local__echo', '--args', '{"text":"hi"}', '--workspace', ws], { env: { ARG_KEY: CHANGED, API_KEY }, consent: false });
-    assert.equal(r.code, 1, describeRun(r));
+    assert.equal(r.code, 3, 'a person must decide: ' + describeRun(r));
     assert.match(r.stderr, /the value of \$\{env:ARG_KEY\} changed since it was allowed/);
     free('call output after the change', output(r));
     free('consent.json after the change', fs.readFileSync(path.join(testConfigDir(), 'consent.json'), 'utf8'));
