@@ -60,5 +60,10 @@ describe('roles', () => {
     await h.waitFor('the host\'s role = reader', async () => (await activeRole()) === 'reader');
     await config.update('activeRole', 'full', vscode.ConfigurationTarget.Workspace);
     await h.waitFor('the host\'s role = full', async () => (await activeRole()) === 'full');
+    // The switches stop and start servers: leave the later suites a settled host, as they expect.
+    await h.waitFor('no server of the role still starting', async () => {
+      const snapshot = (await h.hostApi()).host.snapshot();
+      return snapshot.server('basic').state.kind === 'connected' && snapshot.servers.every((x) => !x.settling);
+    });
   });
 });
