@@ -89,7 +89,7 @@ async function main() {
         assert.match(asked.asks, /MCP server "asks"/);
         assert.match(asked.asks, /command: node \S*\/test\/fixtures\/servers\/asks\.mjs/);
         assert.match(asked.everything, /MCP server "everything"/);
-        assert.match(asked.everything, /command: node \S*\/server-everything\/dist\/index\.js stdio/);
+        assert.match(asked.everything, /command: node '\$\{env:MCP_HOST_TEST_REPO\}\/node_modules\/@modelcontextprotocol\/server-everything\/dist\/index\.js' stdio/);
         // Each dialog names the roots that server will be given: its own setting, else the workspace folder.
         assert.match(asked.asks, new RegExp(`roots \\(folders it is given\\): (${inWorkspace('data')})\\s`));
         assert.match(asked.everything, new RegExp(`roots \\(folders it is given\\): (${inWorkspace()})\\s`));
