@@ -3,6 +3,7 @@ import { describeOffer, offerSummary, type ConsentChoice } from '../core/consent
 import { allowAll, choicesOf, consentChanges, type ConsentAnswer, type ConsentPrompt, type ConsentRequest } from '../core/consent/serverConsent';
 import { describeIdentity } from '../core/pinning/serverIdentity';
 import { describeRoots } from '../core/requests/rootsSource';
+import { inputGate } from './inputGate';
 
 export const ALLOW_START = 'Allow';
 export const DENY_START = "Don't Allow";
@@ -61,6 +62,7 @@ interface ChoiceItem extends vscode.QuickPickItem {
  */
 export class ModalConsentPrompt implements ConsentPrompt {
   async ask(request: ConsentRequest): Promise<ConsentAnswer> {
+    await inputGate.idle();
     const { message, detail } = consentMessage(request);
     const choices = choicesOf(request);
     const picked = await vscode.window.showWarningMessage(message, { modal: true, detail }, ...choices.map((c) => LABELS[c]));
@@ -68,6 +70,7 @@ export class ModalConsentPrompt implements ConsentPrompt {
   }
 
   async askAll(requests: readonly ConsentRequest[]): Promise<readonly ConsentAnswer[]> {
+    await inputGate.idle();
     const { message, detail } = consentsMessage(requests);
     const picked = await vscode.window.showWarningMessage(message, { modal: true, detail }, ALLOW_ALL, CHOOSE_EACH, DENY_ALL);
     if (picked === ALLOW_ALL) return allowAll(requests);

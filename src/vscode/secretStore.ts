@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { envSecretResolver, type SecretResolver } from '../core/settings/resolveServerSettings';
 import type { ImportedInput } from '../core/sources/importedServer';
 import type { Logger } from '../core/util/logger';
+import { inputGate } from './inputGate';
 
 const KNOWN_NAMES_KEY = 'mcpHost.secretNames';
 
@@ -48,16 +49,18 @@ export class SecretStore implements SecretResolver, vscode.Disposable {
     const usedBy = servers.length ? `, used by ${servers.map((s) => `"${s}"`).join(', ')}` : '';
     const what = input ? `\${input:${name}} of ${input.source}` : `\${secret:${name}}`;
     const prompt = `${input?.description ? `${input.description} — ` : ''}value of ${what}${usedBy}. It is kept in the editor's secret storage.`;
-    const value = input?.options?.length
-      ? await vscode.window.showQuickPick([...input.options], { title: `MCP Host: ${input.description ?? name}`, placeHolder: prompt, ignoreFocusOut: true })
-      : await vscode.window.showInputBox({
-          title: `MCP Host: ${input ? `input "${name}"` : `secret "${name}"`}`,
-          prompt,
-          password: input ? input.password : true,
-          value: input?.default,
-          ignoreFocusOut: true,
-          validateInput: (v) => (v ? undefined : 'Enter a value, or press Escape to cancel.'),
-        });
+    const value = await inputGate.during(() =>
+      input?.options?.length
+        ? vscode.window.showQuickPick([...input.options], { title: `MCP Host: ${input.description ?? name}`, placeHolder: prompt, ignoreFocusOut: true })
+        : vscode.window.showInputBox({
+            title: `MCP Host: ${input ? `input "${name}"` : `secret "${name}"`}`,
+            prompt,
+            password: input ? input.password : true,
+            value: input?.default,
+            ignoreFocusOut: true,
+            validateInput: (v) => (v ? undefined : 'Enter a value, or press Escape to cancel.'),
+          }),
+    );
     if (!value) return false;
     await this.store(name, value);
     return true;
