@@ -557,7 +557,7 @@ async function main() {
         await page.setViewportSize({ width: 1400, height: 900 });
         await ui.openMcpHostView(page);
         await ui.expandRow(page, 'fresh', 1);
-        await ui.waitForTree(page, 'the tools of fresh quarantined', (rs) => ['fresh__alpha', 'fresh__beta'].every((n) => rs.some((r) => r.label === n && /^quarantined: not reviewed yet/.test(r.description))));
+        await ui.waitForTree(page, 'the tools of fresh quarantined', (rs) => ['alpha', 'beta'].every((n) => rs.some((r) => r.label === n && /^quarantined: not reviewed yet/.test(r.description))));
         const consent = since().audit.filter((r) => r.kind === 'consent');
         assert.deepStrictEqual(consent.map((r) => [r.server, r.decision, r.by.via, r.remembered]), [['fresh', 'allow', 'editor', true]]);
         assert.deepStrictEqual(since().audit.filter((r) => r.kind === 'review'), [], 'nothing approved before the review');
