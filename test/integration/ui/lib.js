@@ -220,11 +220,21 @@ async function openChat(page, { waitForModel = true } = {}) {
 
 /** Runs a command through the command palette (F1), picking the first match. */
 async function runCommand(page, title) {
-  await page.keyboard.press('F1');
   const box = page.locator('.quick-input-widget input');
-  await box.waitFor({ timeout: 10000 });
-  await box.fill(`>${title}`);
-  await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 10000 });
+  // A dialog that opens at that moment (a server's consent, say) makes the palette inert and then
+  // closes it: the palette is opened again, at most three times.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await page.keyboard.press('F1');
+      await box.waitFor({ timeout: 10000 });
+      await box.fill(`>${title}`, { timeout: 10000 });
+      await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 10000 });
+      break;
+    } catch (e) {
+      if (attempt >= 3) throw e;
+      await page.keyboard.press('Escape');
+    }
+  }
   await page.keyboard.press('Enter');
 }
 
