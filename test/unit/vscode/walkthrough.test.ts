@@ -45,6 +45,13 @@ describe('first-run walkthrough and the empty view', () => {
     assert.deepEqual(settings.roles[0].autoApprove, READ_ONLY_ROLE.tools);
   });
 
+  it('the walkthrough page shows exactly the server the button adds', () => {
+    const page = readFileSync(join(root, 'media', 'walkthrough', 'add-server.md'), 'utf8');
+    const block = /```json\n"mcpHost\.servers": (\{[\s\S]*?\n\})\n```/.exec(page);
+    assert.ok(block, 'the page has the settings block');
+    assert.deepEqual(JSON.parse(block[1]), { filesystem: FILESYSTEM_SERVER });
+  });
+
   it('the filesystem server it adds gets as roots exactly the folder it exposes, not more', () => {
     const { settings } = parseSettings({ servers: { filesystem: FILESYSTEM_SERVER } });
     const [server] = settings.servers;
