@@ -209,9 +209,14 @@ async function statusItem(page) {
  */
 async function openChat(page, { waitForModel = true } = {}) {
   const input = page.locator('.interactive-input-part').first();
-  if (!(await input.isVisible().catch(() => false))) {
+  // The command can be lost to a dialog opening at that moment: it is run again, at most three times.
+  for (let attempt = 1; !(await input.isVisible().catch(() => false)); attempt++) {
     await runCommand(page, 'Chat: Open Chat');
-    await input.waitFor({ timeout: 20000 });
+    try {
+      await input.waitFor({ timeout: 10000 });
+    } catch (e) {
+      if (attempt >= 3) throw e;
+    }
   }
   if (!waitForModel) return;
   const deadline = Date.now() + 30000;
