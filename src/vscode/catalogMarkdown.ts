@@ -1,6 +1,7 @@
 import type { PromptView, ResourceTemplateView, ResourceView } from '../core/host/hostSnapshot';
 import { resourceReference } from './chatReferences';
-import { escapeMarkdown, firstLine } from './escapeMarkdown';
+import { firstLine } from '../core/util/text';
+import { escapeMarkdown } from './escapeMarkdown';
 import { roleLabel } from './slashCommands';
 
 const code = (s: string) => `\`${s.replace(/`/g, "'")}\``;

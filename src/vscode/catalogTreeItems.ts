@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { cut, escapeMarkdown, firstLine } from './escapeMarkdown';
+import { cut, firstLine } from '../core/util/text';
+import { escapeMarkdown } from './escapeMarkdown';
 import { COLOR, icon, markdown } from './treeItemParts';
 import { CONTEXT, type CatalogFolderNode, type CatalogNode, type PromptNode, type ResourceNode, type ResourceTemplateNode } from './treeNodes';
 

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ToolsChangedEvent } from '../core/host/hostSnapshot';
-import { escapeMarkdown, firstLine } from './escapeMarkdown';
+import { firstLine } from '../core/util/text';
+import { escapeMarkdown } from './escapeMarkdown';
 import { icon, markdown } from './treeItemParts';
 import type { DetailNode, EventNode, EventsNode, EventToolNode } from './treeNodes';
 

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ConnectionState } from '../core/host/hostSnapshot';
-import { cut, escapeMarkdown } from './escapeMarkdown';
+import { cut } from '../core/util/text';
+import { escapeMarkdown } from './escapeMarkdown';
 import { describeTarget } from './serverTarget';
 import { COLOR, icon, markdown } from './treeItemParts';
 import { CONTEXT, type ServerNode } from './treeNodes';

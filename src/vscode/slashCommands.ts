@@ -1,5 +1,6 @@
 import type { ServerView } from '../core/host/hostSnapshot';
-import { escapeMarkdown, firstLine } from './escapeMarkdown';
+import { firstLine } from '../core/util/text';
+import { escapeMarkdown } from './escapeMarkdown';
 
 /** The chat participant's slash commands and the markdown they answer with (pure, for tests). */
 export const SLASH_COMMANDS = ['role', 'tools', 'servers', 'resources', 'prompt'] as const;

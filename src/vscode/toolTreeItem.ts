@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { annotationClaimsSentence } from './annotationClaims';
-import { cut, escapeMarkdown, firstLine } from './escapeMarkdown';
+import { cut, firstLine } from '../core/util/text';
+import { escapeMarkdown } from './escapeMarkdown';
 import { COLOR, icon, markdown } from './treeItemParts';
 import { CONTEXT, type ToolNode } from './treeNodes';
 

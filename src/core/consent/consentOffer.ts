@@ -1,6 +1,7 @@
 import { LOCKFILE_NAME, type LockedServer } from '../pinning/lockfile';
 import { identityChanges, type ServerIdentity } from '../pinning/serverIdentity';
 import type { PinningMode } from '../settings/hostSettings';
+import { firstLine } from '../util/text';
 
 /**
  * The answers to "may this server start?". `allow`: start it; its tools are held against the
@@ -43,9 +44,7 @@ const SUMMARY_MAX = 100;
 
 /** The first line of a description, shortened for a question. */
 export function summaryLine(description: string | undefined): string | undefined {
-  const line = description?.trim().split('\n', 1)[0].trim();
-  if (!line) return undefined;
-  return line.length > SUMMARY_MAX ? `${line.slice(0, SUMMARY_MAX - 1)}…` : line;
+  return firstLine(description, SUMMARY_MAX) || undefined;
 }
 
 /** What the consent question shows of a server's definitions, and which answers it offers. */
