@@ -236,6 +236,16 @@ export function tempDir(prefix = 'mcp-host-cli-'): string {
   return dir;
 }
 
+/** The sessions a suite starts: each killed after its test, and the suite's temporary folders removed at its end. */
+export function trackSessions(): CliSession[] {
+  const sessions: CliSession[] = [];
+  afterEach(() => {
+    for (const s of sessions.splice(0)) s.kill();
+  });
+  after(removeTempDirs);
+  return sessions;
+}
+
 export function removeTempDirs(): void {
   for (const d of tempDirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 }

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { nodeEnv } from '../../fixtures/fixtureServers';
 import { readAudit } from '../core/helpers';
-import { CliSession, describeRun, FILESYSTEM_SERVER, removeTempDirs, runCli, tempDir, type Json } from './cliHarness';
+import { CliSession, describeRun, FILESYSTEM_SERVER, runCli, tempDir, type Json, trackSessions } from './cliHarness';
 
 const MISSING = Symbol('missing');
 
@@ -78,11 +78,7 @@ function callRecords(ws: string): Json[] {
 
 describe('a deny rule cannot be walked through (issue 25)', function () {
   this.timeout(120_000);
-  const sessions: CliSession[] = [];
-  afterEach(() => {
-    for (const s of sessions.splice(0)) s.kill();
-  });
-  after(removeTempDirs);
+  const sessions = trackSessions();
 
   const variants: { title: string; args: string[]; extra: Record<string, unknown> }[] = [
     { title: 'without --yes (the tool is auto-approved)', args: [], extra: { 'mcpHost.autoApprove': ['fs/write_file'] } },

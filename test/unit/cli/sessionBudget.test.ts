@@ -3,16 +3,12 @@
  * `@mcp` offers them (RoundTools), against a real server of 400 tools.
  */
 import * as assert from 'node:assert/strict';
-import { CliSession, fixtureServer, makeWorkspace, removeTempDirs, type Json } from './cliHarness';
+import { CliSession, fixtureServer, makeWorkspace, type Json, trackSessions } from './cliHarness';
 
 describe('mcp-host session: the tool budget', function () {
   // One session, one server of 400 tools: a bound for a busy machine, not a speed claim.
   this.timeout(120_000);
-  const sessions: CliSession[] = [];
-  afterEach(() => {
-    for (const s of sessions.splice(0)) s.kill();
-  });
-  after(removeTempDirs);
+  const sessions = trackSessions();
 
   it('a role of 400 tools with maxTools 20 is offered 19 of them + search_tools; search_tools finds one outside them, offered and callable from then on', async () => {
     const ws = makeWorkspace({

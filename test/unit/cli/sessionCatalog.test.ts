@@ -5,18 +5,14 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CliSession, REPO_ROOT, describeRun, fixtureServer, makeWorkspace, parseJson, removeTempDirs, runCli, tempDir, type Json } from './cliHarness';
+import { CliSession, REPO_ROOT, describeRun, fixtureServer, makeWorkspace, parseJson, removeTempDirs, runCli, tempDir, type Json, trackSessions } from './cliHarness';
 
 const EVERYTHING = { command: process.execPath, args: [path.join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js'), 'stdio'] };
 const BASE = 'fixture://catalog';
 
 describe('mcp-host session: resources, prompts, progress', function () {
   this.timeout(40_000);
-  const sessions: CliSession[] = [];
-  afterEach(() => {
-    for (const s of sessions.splice(0)) s.kill();
-  });
-  after(removeTempDirs);
+  const sessions = trackSessions();
 
   it('lists, reads and subscribes to resources; lists, completes and uses prompts; each read and use is audited', async () => {
     const auditFile = path.join(tempDir(), 'audit.jsonl');

@@ -3,17 +3,13 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { childPidsOf, isProcessAlive } from '../../fixtures/fixtureServers';
-import { CliSession, fixtureServer, makeWorkspace, removeTempDirs, tempDir, type Json } from './cliHarness';
+import { CliSession, fixtureServer, makeWorkspace, tempDir, type Json, trackSessions } from './cliHarness';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('mcp-host session', function () {
   this.timeout(40_000);
-  const sessions: CliSession[] = [];
-  afterEach(() => {
-    for (const s of sessions.splice(0)) s.kill();
-  });
-  after(removeTempDirs);
+  const sessions = trackSessions();
 
   const workspace = () =>
     makeWorkspace({

@@ -4,17 +4,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { childPidsOf, isProcessAlive } from '../../fixtures/fixtureServers';
-import { CliSession, fixtureServer, makeWorkspace, removeTempDirs, runCli, tempDir, type Json } from './cliHarness';
+import { CliSession, fixtureServer, makeWorkspace, removeTempDirs, runCli, tempDir, type Json, trackSessions } from './cliHarness';
 
 const everything = () => ({ command: process.execPath, args: [path.join(__dirname, '..', '..', '..', 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js'), 'stdio'] });
 
 describe('mcp-host session: elicitation and sampling answered by the driver', function () {
   this.timeout(40_000);
-  const sessions: CliSession[] = [];
-  afterEach(() => {
-    for (const s of sessions.splice(0)) s.kill();
-  });
-  after(removeTempDirs);
+  const sessions = trackSessions();
 
   const start = (settings: Record<string, unknown>, extraArgs: string[] = []) => {
     const dir = makeWorkspace({ 'mcpHost.servers': { asks: fixtureServer('asks') }, 'mcpHost.autoApprove': ['asks/*'], ...settings });
