@@ -1,3 +1,4 @@
+import type { CallActor } from './callActor';
 import type { RuleHit } from '../policy/argumentRules';
 import type { ChangedTool } from '../tools/toolListDiff';
 
@@ -28,6 +29,8 @@ export interface CallAuditRecord {
   readonly definitionHash: string | null;
   /** The argument rule that decided the call: where it is written (with its index), its action, reason, any failure. */
   readonly rule?: RuleHit;
+  /** Who asked when it was not the model: an app's view or a gateway client (absent: the model). */
+  readonly actor?: CallActor;
 }
 
 export interface ToolsChangedAuditRecord {

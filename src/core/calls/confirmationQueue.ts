@@ -3,6 +3,7 @@ import type { SessionApprovals } from '../policy/sessionApprovals';
 import type { RegistryEntry } from '../tools/toolRegistry';
 import { errorText } from '../util/errorText';
 import type { Logger } from '../util/logger';
+import type { CallActor } from '../audit/callActor';
 import type { ConfirmationAnswer, ConfirmationRequest, Confirmer } from './confirmer';
 
 /**
@@ -19,7 +20,14 @@ export class ConfirmationQueue {
     private readonly logger: Logger,
   ) {}
 
-  ask(entry: RegistryEntry, args: Record<string, unknown>, role: string | undefined, signal?: AbortSignal, rule?: RuleHit): Promise<ConfirmationAnswer> {
+  ask(
+    entry: RegistryEntry,
+    args: Record<string, unknown>,
+    role: string | undefined,
+    signal?: AbortSignal,
+    rule?: RuleHit,
+    from: { readonly actor?: CallActor; readonly confirmer?: Confirmer } = {},
+  ): Promise<ConfirmationAnswer> {
     const ask = async (): Promise<ConfirmationAnswer> => {
       if (signal?.aborted) return 'deny';
       // A second call of the same tool may have been allowed for the session while this one waited.
@@ -35,8 +43,9 @@ export class ConfirmationQueue {
           args,
           annotations: entry.tool.annotations,
           ...(rule ? { rule } : {}),
+          ...(from.actor && from.actor.kind !== 'model' ? { actor: from.actor } : {}),
         };
-        return await untilAborted(this.confirmer.confirm(request, signal), signal);
+        return await untilAborted((from.confirmer ?? this.confirmer).confirm(request, signal), signal);
       } catch (e) {
         this.logger.warn(`confirmation for "${entry.name}" failed, treated as denied: ${errorText(e)}`);
         return 'deny';

@@ -1,5 +1,6 @@
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { RuleHit } from '../policy/argumentRules';
+import type { CallActor } from '../audit/callActor';
 
 export interface ConfirmationRequest {
   readonly role?: string;
@@ -17,6 +18,8 @@ export interface ConfirmationRequest {
    * question is about these arguments only: "for this session" is not offered, and not honoured.
    */
   readonly rule?: RuleHit;
+  /** Who asks for the call when it is not the model (an app's view, a gateway client); shown to the person. */
+  readonly actor?: CallActor;
 }
 
 /** allow once, allow for the session (per role and tool), or deny. */

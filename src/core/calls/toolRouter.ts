@@ -24,6 +24,7 @@ import { OutputSchemaValidator } from './outputSchemaValidator';
 import { readCallResult } from './readCallResult';
 import { convertResult, type ModelPart } from './resultConversion';
 import { isoNow } from '../util/isoNow';
+import { actorText, type CallActor } from '../audit/callActor';
 
 export interface ToolCallRequest {
   /** The exposed name the model used. */
@@ -34,6 +35,13 @@ export interface ToolCallRequest {
   readonly signal?: AbortSignal;
   /** Progress and task status of the call, as the server reports them (also logged). */
   readonly onProgress?: ProgressListener;
+  /** Who asks (recorded in the audit, shown when confirming); the model when absent. */
+  readonly actor?: CallActor;
+  /**
+   * Who answers this call's confirmation instead of the host's confirmer (e.g. the gateway asks
+   * its upstream client through elicitation). Same contract: failing to ask is a denial.
+   */
+  readonly confirmer?: Confirmer;
 }
 
 export interface ToolCallResult {
@@ -96,7 +104,7 @@ export class ToolRouter {
     const { registry, servers, policies } = this.options;
     const policy = policies.current;
     const entry = registry.lookup(request.name);
-    const base: CallBase = { name: request.name, started, role: policy.roleName, times: {} };
+    const base: CallBase = { name: request.name, started, role: policy.roleName, times: {}, actor: request.actor };
 
     // Outside the role is answered exactly like an unknown name.
     if (!entry || !policy.allows(entry.server, entry.tool.name)) {
@@ -143,7 +151,7 @@ export class ToolRouter {
     else if (policy.assumeYes) confirmedBy = 'flag';
     else {
       const asked = performance.now();
-      const answer = await this.confirmations.ask(entry, args, policy.roleName, request.signal, ruleAsks ? ruling.rule : undefined);
+      const answer = await this.confirmations.ask(entry, args, policy.roleName, request.signal, ruleAsks ? ruling.rule : undefined, request);
       base.times.confirmWaitMs = elapsed(asked);
       if (request.signal?.aborted) return this.finish(base, entry, args, { outcome: 'cancelled', text: cancelledText(entry) });
       if (answer === 'deny') {
@@ -268,9 +276,10 @@ export class ToolRouter {
       result: summarize(modelText),
       definitionHash: entry?.definitionHash ?? null,
       ...(base.rule ? { rule: base.rule } : {}),
+      ...(base.actor && base.actor.kind !== 'model' ? { actor: base.actor } : {}),
     });
     const waited = base.times.confirmWaitMs === undefined ? '' : `, ${base.times.confirmWaitMs} ms of it waiting for confirmation`;
-    this.options.logger.info(`call ${base.name} → ${r.outcome} in ${durationMs} ms${waited}${result.confirmedBy ? ` (confirmed by ${result.confirmedBy})` : ''}`);
+    this.options.logger.info(`call ${base.name}${base.actor && base.actor.kind !== 'model' ? ` from ${actorText(base.actor)}` : ''} → ${r.outcome} in ${durationMs} ms${waited}${result.confirmedBy ? ` (confirmed by ${result.confirmedBy})` : ''}`);
     return result;
   }
 }
@@ -279,6 +288,7 @@ interface CallBase {
   readonly name: string;
   readonly started: number;
   readonly role: string | undefined;
+  readonly actor?: CallActor;
   rule?: RuleHit;
   readonly times: { serverMs?: number; confirmWaitMs?: number }; // apart: the server's time, a person's wait
 }
