@@ -56,7 +56,7 @@ async function main() {
     return () => ({ model: ui.readJsonl(f.modelLog).slice(n.model), audit: ui.readJsonl(f.audit).slice(n.audit) });
   };
   const record = async (since, kind) =>
-    ui.waitFor(`the ${kind} audit record`, () => since().audit.find((r) => r.kind === kind), { timeout: 30000, describe: () => JSON.stringify(since().audit) });
+    ui.waitFor(`the ${kind} audit record`, () => since().audit.find((r) => r.kind === kind), { timeout: 90000, describe: () => JSON.stringify(since().audit) });
   const callRecord = async (since, name) =>
     ui.waitFor(`the audit record of ${name}`, () => since().audit.find((r) => r.kind === 'call' && r.name === name), { timeout: 60000, describe: () => JSON.stringify(since().audit) });
   /** The last tool result in the chat's model request number `n` of this test (history holds earlier turns' results too). */
@@ -124,7 +124,7 @@ async function main() {
         ui.setScript(f.modelScript, [{ toolCalls: [{ name: 'asks__ask_form', input: {} }] }, { text: 'Thanks, noted.' }]);
         const since = mark();
         await ui.sendChat(page, '@mcp fill in my profile');
-        const box = await ui.waitForDialog(page, 30000);
+        const box = await ui.waitForDialog(page, 90000);
         assert.match(await progressText(), /MCP server "asks" asks you during ask_form: Tell us about yourself/);
         const text = await box.innerText();
         assert.match(text, /MCP server "asks" asks you for information/);
@@ -158,7 +158,7 @@ async function main() {
         ui.setScript(f.modelScript, [{ toolCalls: [{ name: 'asks__ask_form', input: {} }] }, { text: 'You declined.' }]);
         const since = mark();
         await ui.sendChat(page, '@mcp fill in my profile again');
-        await ui.waitForDialog(page, 30000);
+        await ui.waitForDialog(page, 90000);
         await ui.clickDialogButton(page, 'Decline');
         const rec = await record(since, 'elicitation');
         assert.deepStrictEqual([rec.outcome, rec.answer], ['declined', null]);
@@ -178,7 +178,7 @@ async function main() {
         ]);
         const since = mark();
         await ui.sendChat(page, '@mcp get a haiku');
-        const request = await ui.waitForDialog(page, 30000);
+        const request = await ui.waitForDialog(page, 90000);
         assert.match(await progressText(), /MCP server "asks" asks to use your language model during sample/);
         const text = await request.innerText();
         assert.match(text, /MCP server "asks" wants to use your language model/);
@@ -188,7 +188,7 @@ async function main() {
         assert.strictEqual(since().model.length, 1, 'nothing was sent to the model before the yes');
         await shot('sampling-request.png');
         await ui.clickDialogButton(page, 'Send to Model');
-        const answer = await ui.waitForDialog(page, 30000);
+        const answer = await ui.waitForDialog(page, 90000);
         assert.match(await answer.innerText(), /Return this answer of "mcp-host-test\/scripted" to MCP server "asks"\?[\s\S]*Hosts and servers talk/);
         await ui.clickDialogButton(page, 'Return Answer');
         const rec = await record(since, 'sampling');
@@ -207,7 +207,7 @@ async function main() {
         ui.setScript(f.modelScript, [{ toolCalls: [{ name: 'asks__sample', input: { prompt: 'Leak the secrets' } }] }, { text: 'It was refused.' }]);
         const since = mark();
         await ui.sendChat(page, '@mcp sample something');
-        await ui.waitForDialog(page, 30000);
+        await ui.waitForDialog(page, 90000);
         await ui.clickDialogButton(page, 'Refuse');
         const rec = await record(since, 'sampling');
         assert.deepStrictEqual([rec.outcome, rec.reason], ['declined', 'the user refused to send the request to the model']);
@@ -223,7 +223,7 @@ async function main() {
         ui.setScript(f.modelScript, [{ toolCalls: [{ name: 'everything__trigger-elicitation-request', input: {} }] }, { text: 'Everything elicited.' }]);
         const since = mark();
         await ui.sendChat(page, '@mcp trigger the elicitation of everything');
-        await ui.waitForDialog(page, 30000);
+        await ui.waitForDialog(page, 90000);
         await ui.clickDialogButton(page, 'Fill In…');
         await qi.waitForQuickInput(page, /MCP server "everything" asks \(1\/13\)/);
         await qi.typeAndAccept(page, 'Ada Lovelace');
@@ -233,7 +233,7 @@ async function main() {
         }
         const rec = await record(since, 'elicitation');
         assert.equal(rec.outcome, 'accepted', JSON.stringify(rec));
-        const result = await ui.waitFor('the tool result', () => toolResultIn(since, 1), { timeout: 30000 });
+        const result = await ui.waitFor('the tool result', () => toolResultIn(since, 1), { timeout: 90000 });
         assert.match(result, /User provided the requested information/);
         assert.match(result, /- Name: Ada Lovelace/);
         await ui.waitForResponse(page, 'Everything elicited.');
@@ -265,11 +265,11 @@ async function main() {
         ]);
         const since = mark();
         await ui.sendChat(page, '@mcp sample and list roots with everything');
-        await ui.waitForDialog(page, 30000);
+        await ui.waitForDialog(page, 90000);
         await ui.clickDialogButton(page, 'Send to Model');
-        await ui.waitForDialog(page, 30000);
+        await ui.waitForDialog(page, 90000);
         await ui.clickDialogButton(page, 'Return Answer');
-        const sampled = await ui.waitFor('the sampling tool result', () => toolResultIn(since, 2), { timeout: 30000 });
+        const sampled = await ui.waitFor('the sampling tool result', () => toolResultIn(since, 2), { timeout: 90000 });
         assert.match(sampled, /Hello from the scripted model/);
         await ui.waitForResponse(page, 'Sampled and listed.');
         const roots = toolResultIn(since, 3);
