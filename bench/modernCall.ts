@@ -40,7 +40,7 @@ const MODERN = '2026-07-28';
 
 /** The revision a fixture process negotiated, from its FIXTURE_LOG: the 2025 era logs its `initialize`. */
 function negotiated(logFile: string): string {
-  let lines: { event?: string; protocolVersion?: string }[] = [];
+  let lines: { event?: string; protocolVersion?: string }[];
   try {
     lines = readFileSync(logFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
   } catch {
