@@ -2,8 +2,8 @@
 // alone: connect (initialize), one tools/call by the server's own tool name (no tools/list),
 // print the result's text, close, exit.
 //   node rawOneShot.mjs '<json: {"command": "...", "args": [...], "env": {...}}>' TOOL
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import { Client } from '@modelcontextprotocol/client';
 
 const spec = JSON.parse(process.argv[2]);
 const tool = process.argv[3];

@@ -5,8 +5,8 @@
 // Requests: {"id":1,"op":"servers"} (answered once connected), {"id":2,"op":"call","name":"noop","args":{}}.
 // Answers carry what `mcp-host session` answers for a call: name, outcome, durationMs, content, modelText.
 import * as readline from 'node:readline';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import { Client } from '@modelcontextprotocol/client';
 
 const spec = JSON.parse(process.argv[2]);
 const transport = new StdioClientTransport({

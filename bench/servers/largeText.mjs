@@ -10,9 +10,8 @@
 // Everything else (initialize, tools/list, noop) goes through the SDK's Server as usual.
 // Env: as the test fixtures (see test/fixtures/servers/lib/common.mjs).
 
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { Server, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { FIXTURE_VERSION, instrument, startFixture, text } from '../../test/fixtures/servers/lib/common.mjs';
 
 startFixture('largeText');
@@ -40,10 +39,10 @@ const tools = [
 ];
 
 const server = new Server({ name: 'largeText', version: FIXTURE_VERSION }, { capabilities: { tools: {} } });
-server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
-server.setRequestHandler(CallToolRequestSchema, (request) => {
+server.setRequestHandler('tools/list', () => ({ tools }));
+server.setRequestHandler('tools/call', (request) => {
   if (request.params.name === 'noop') return text('ok');
-  throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+  throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
 });
 
 /** Answers tools/call `text` itself (see the header); returns whether it did. */

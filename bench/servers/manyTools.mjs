@@ -4,8 +4,7 @@
 //   tool on the wire). Calling any tool returns "<name> ok".
 // Env: as the test fixtures (see test/fixtures/servers/lib/common.mjs).
 
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { Server, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { envNumber, FIXTURE_VERSION, serveStdio, startFixture, text } from '../../test/fixtures/servers/lib/common.mjs';
 
 startFixture('manyTools');
@@ -30,20 +29,20 @@ const encodeCursor = (offset) => Buffer.from(`page@${offset}`).toString('base64u
 function decodeCursor(cursor) {
   const m = /^page@(\d+)$/.exec(Buffer.from(cursor, 'base64url').toString());
   const offset = m ? Number(m[1]) : NaN;
-  if (!(offset > 0 && offset < tools.length)) throw new McpError(ErrorCode.InvalidParams, `Invalid cursor: ${cursor}`);
+  if (!(offset > 0 && offset < tools.length)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid cursor: ${cursor}`);
   return offset;
 }
 
 const server = new Server({ name: 'manyTools', version: FIXTURE_VERSION }, { capabilities: { tools: {} } });
-server.setRequestHandler(ListToolsRequestSchema, (request) => {
+server.setRequestHandler('tools/list', (request) => {
   const cursor = request.params?.cursor;
   const offset = cursor === undefined ? 0 : decodeCursor(cursor);
   const next = offset + pageSize;
   return { tools: tools.slice(offset, next), ...(next < tools.length ? { nextCursor: encodeCursor(next) } : {}) };
 });
-server.setRequestHandler(CallToolRequestSchema, (request) => {
+server.setRequestHandler('tools/call', (request) => {
   const tool = byName.get(request.params.name);
-  if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+  if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
   return text(`${tool.name} ok`);
 });
 

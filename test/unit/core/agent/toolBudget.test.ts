@@ -4,8 +4,7 @@
  * confirmation are unchanged for tools found that way.
  */
 import * as assert from 'node:assert/strict';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { McpServer } from '@modelcontextprotocol/server';
 import { AgentLoop, toModelTools, type ChatModelPort, type ResponseSink } from '../../../../src/core/agent/agentLoop';
 import type { AgentMessage, ModelStreamPart, ModelToolDefinition } from '../../../../src/core/agent/agentMessages';
 import { RoundTools, SEARCH_TOOL_NAME } from '../../../../src/core/agent/roundTools';
@@ -25,7 +24,7 @@ const SERVERS = ['crm', 'billing', 'support', 'devops'];
 function manyToolsServer(name: string, index: number): () => McpServer {
   return () => {
     const server = new McpServer({ name, version: '1.0.0' }, { capabilities: { tools: {} } });
-    registerManyTools(server.server, 100, { ListToolsRequestSchema, CallToolRequestSchema }, index * 100);
+    registerManyTools(server.server, 100, index * 100);
     return server;
   };
 }

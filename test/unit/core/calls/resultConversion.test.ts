@@ -12,13 +12,12 @@ import { REPO_ROOT, settings, useSharedTestEnv, type Any } from '../helpers';
 const PNG_SIGNATURE = [137, 80, 78, 71, 13, 10, 26, 10];
 
 /**
- * A real stdio MCP server written inline (low-level SDK Server), for result shapes no fixture
+ * A real stdio MCP server written inline (SDK v2's low-level Server), for result shapes no fixture
  * returns: structuredContent without any text, audio, a binary resource, nothing at all.
  */
 const INLINE_SERVER = `
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Server } from '@modelcontextprotocol/server';
+import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 const results = {
   weather: { content: [], structuredContent: { temperature: 21, sky: 'clear' } },
   audio: { content: [{ type: 'audio', data: Buffer.from('RIFFdata').toString('base64'), mimeType: 'audio/wav' }] },
@@ -26,14 +25,14 @@ const results = {
   empty: { content: [] },
 };
 const server = new Server({ name: 'shapes', version: '1.0.0' }, { capabilities: { tools: {} } });
-server.setRequestHandler(ListToolsRequestSchema, () => ({
+server.setRequestHandler('tools/list', () => ({
   tools: Object.keys(results).map((name) => ({
     name,
     inputSchema: { type: 'object', properties: {} },
     ...(name === 'weather' ? { outputSchema: { type: 'object', properties: { temperature: { type: 'number' }, sky: { type: 'string' } }, required: ['temperature'] } } : {}),
   })),
 }));
-server.setRequestHandler(CallToolRequestSchema, (req) => results[req.params.name]);
+server.setRequestHandler('tools/call', (req) => results[req.params.name]);
 await server.connect(new StdioServerTransport());
 `;
 

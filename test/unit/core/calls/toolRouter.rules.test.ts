@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { MemorySink } from '../../../../src/core/audit/auditLog';
 import type { CallAuditRecord } from '../../../../src/core/audit/auditRecord';
@@ -20,7 +20,7 @@ function toolServer(name: string, tools: Record<string, z.ZodRawShape>): () => M
   return () => {
     const server = new McpServer({ name, version: '1.0.0' });
     for (const [tool, shape] of Object.entries(tools)) {
-      server.registerTool(tool, { description: `${tool} of ${name}`, inputSchema: shape }, async (args) => ({ content: [{ type: 'text', text: `${tool} ran with ${JSON.stringify(args)}` }] }));
+      server.registerTool(tool, { description: `${tool} of ${name}`, inputSchema: z.object(shape) }, async (args) => ({ content: [{ type: 'text', text: `${tool} ran with ${JSON.stringify(args)}` }] }));
     }
     return server;
   };

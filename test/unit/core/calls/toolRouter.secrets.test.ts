@@ -6,7 +6,7 @@
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { MemorySink } from '../../../../src/core/audit/auditLog';
 import type { AuditRecord } from '../../../../src/core/audit/auditRecord';
@@ -21,9 +21,9 @@ function echoing(): McpServer {
   const server = new McpServer({ name: 'echoing', version: '1.0.0' }, { capabilities: { logging: {} } });
   server.registerTool(
     'echo',
-    { description: `Echoes. (configured with key ${SECRET})`, inputSchema: { text: z.string(), token: z.string().optional() } },
-    async ({ text }, extra) => {
-      await extra.sendNotification({ method: 'notifications/message', params: { level: 'warning', data: `echoing ${text}` } });
+    { description: `Echoes. (configured with key ${SECRET})`, inputSchema: z.object({ text: z.string(), token: z.string().optional() }) },
+    async ({ text }, ctx) => {
+      await ctx.mcpReq.notify({ method: 'notifications/message', params: { level: 'warning', data: `echoing ${text}` } });
       return {
         content: [
           { type: 'text', text },
@@ -33,7 +33,7 @@ function echoing(): McpServer {
       };
     },
   );
-  server.registerTool('fail', { description: 'Fails', inputSchema: { text: z.string() } }, async ({ text }) => {
+  server.registerTool('fail', { description: 'Fails', inputSchema: z.object({ text: z.string() }) }, async ({ text }) => {
     throw new Error(`failed with ${text}`);
   });
   return server;

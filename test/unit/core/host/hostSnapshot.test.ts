@@ -1,6 +1,6 @@
 /** The read model every view shares: one snapshot, recomputed after each change. */
 import * as assert from 'node:assert/strict';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer } from '@modelcontextprotocol/server';
 import { basicServer, dynamicServer, InMemoryServers } from '../../../fixtures/inMemoryServers';
 import { memoryHostOptions, nextToolsChanged, role, settings, useTestEnv } from '../helpers';
 

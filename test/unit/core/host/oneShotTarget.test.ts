@@ -5,8 +5,9 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { Server, type Tool as ServedTool } from '@modelcontextprotocol/server';
+// the host's tool type (it is on SDK 1.x until the host moves)
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { actor } from '../../../../src/core/audit/actor';
 import { oneShotTarget } from '../../../../src/core/host/oneShotTarget';
 import { FileLockfileStore, MemoryLockfileStore } from '../../../../src/core/pinning/lockfileStore';
@@ -23,12 +24,12 @@ const PAGE = 3;
 function pagedServer(count: number, describe = (i: number) => `Tool ${i}`, listed: (tools: Tool[]) => unknown[] = (t) => t): Server {
   const tools = listed(Array.from({ length: count }, (_, i) => ({ name: `tool_${i}`, description: describe(i), inputSchema: { type: 'object' } })));
   const s = new Server({ name: 'paged', version: '1.0.0' }, { capabilities: { tools: {} } });
-  s.setRequestHandler(ListToolsRequestSchema, (req) => {
+  s.setRequestHandler('tools/list', (req) => {
     const offset = Number(req.params?.cursor ?? 0);
     const next = offset + PAGE;
-    return { tools: tools.slice(offset, next) as Tool[], ...(next < tools.length ? { nextCursor: String(next) } : {}) };
+    return { tools: tools.slice(offset, next) as ServedTool[], ...(next < tools.length ? { nextCursor: String(next) } : {}) };
   });
-  s.setRequestHandler(CallToolRequestSchema, (req) => ({ content: [{ type: 'text', text: `${req.params.name} ok` }] }));
+  s.setRequestHandler('tools/call', (req) => ({ content: [{ type: 'text', text: `${req.params.name} ok` }] }));
   return s;
 }
 

@@ -5,8 +5,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { CallToolRequestSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { McpServer, ProtocolError } from '@modelcontextprotocol/server';
 import { InMemoryServers, basicServer, slowServer } from '../../../fixtures/inMemoryServers';
 import { settings, useTestEnv, waitFor } from '../helpers';
 
@@ -14,9 +13,10 @@ import { settings, useTestEnv, waitFor } from '../helpers';
 function erringServer(): McpServer {
   const server = new McpServer({ name: 'erring', version: '1.0.0' });
   for (const name of ['e32000', 'e32001', 'e42']) server.registerTool(name, { description: name }, async () => ({ content: [] }));
-  server.server.setRequestHandler(CallToolRequestSchema, async (req) => {
-    const code = req.params.name === 'e32000' ? ErrorCode.ConnectionClosed : req.params.name === 'e32001' ? ErrorCode.RequestTimeout : 42;
-    throw new McpError(code, `own trouble ${req.params.name}`);
+  server.server.setRequestHandler('tools/call', async (req) => {
+    // -32000 and -32001 are the codes SDK 1.x used for a closed connection and a timeout: a server may send them too
+    const code = req.params.name === 'e32000' ? -32000 : req.params.name === 'e32001' ? -32001 : 42;
+    throw new ProtocolError(code, `own trouble ${req.params.name}`);
   });
   return server;
 }

@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer, type RegisteredTool } from '@modelcontextprotocol/server';
 import { actor } from '../../../../src/core/audit/actor';
 import { MemorySink } from '../../../../src/core/audit/auditLog';
 import type { PinningMode } from '../../../../src/core/settings/hostSettings';
