@@ -89,8 +89,7 @@ export class RemoteAuth implements RemoteAuthPort {
           })
         : new HostOAuthProvider({ serverUrl, store, ...(oauth ? { settings: oauth } : {}) });
     const explain = async (error: unknown): Promise<unknown> => {
-      // A browser cannot help a client_credentials server: its refusal is shown as it is.
-      if (!needsSignIn(error) || oauth?.grant === 'client_credentials') return error;
+      if (!needsSignIn(error)) return error;
       const challenge = recorder.take();
       const stepUp = isStepUp(challenge);
       let discovery;
@@ -99,6 +98,9 @@ export class RemoteAuth implements RemoteAuthPort {
       } catch (e) {
         return e; // e.g. metadata whose issuer is not the authorization server's (RFC 8414 §3.3)
       }
+      // A browser cannot help a client_credentials server: its refusal is shown as it is (after a
+      // move to another authorization server, the next start says its client is bound elsewhere).
+      if (oauth?.grant === 'client_credentials') return error;
       const defaultEndpoints = challenge?.status === 401 && Object.keys(server.headers).length === 0;
       const mcpFlow = oauth !== undefined || discovery?.resourceMetadata !== undefined || discovery?.authorizationServerMetadata !== undefined || defaultEndpoints;
       if (!mcpFlow) {

@@ -322,6 +322,21 @@ describe('McpHost: remote servers that need sign-in (issue 11)', () => {
       assert.equal((await host.call({ name: 'tracker__echo', args: { text: 'y' } })).modelText, 'echo: y');
     });
 
+    it('client_credentials: after the server moves to another authorization server, its client and secret are not presented there', async () => {
+      const secret = 'ci-bot-secret-9876543210';
+      const f = await fixture({ preRegistered: [{ clientId: 'ci-bot', clientSecret: secret, grants: ['client_credentials'] }], secondAuthorizationServer: true });
+      const { host } = authHost([remote('ci', f.mcpUrl, { grant: 'client_credentials', clientId: 'ci-bot', clientSecret: '${secret:CI}' })], { secrets: { CI: secret } });
+      await host.start();
+      assert.equal(stateKind(host, 'ci'), 'connected');
+      f.moveToSecondAuthorizationServer();
+      assert.equal((await host.call({ name: 'ci__echo', args: { text: 'x' } })).outcome, 'error');
+      await host.servers.restartServer('ci');
+      const view = host.snapshot().server('ci')!;
+      assert.equal(view.state.kind, 'error');
+      assert.match(view.failure ?? '', new RegExp(`bound to authorization server ${f.issuer}.* not presented to ${f.secondIssuer}`));
+      assert.deepEqual(f.log.tokenRequests.filter((t) => t.issuer === f.secondIssuer), [], 'the second authorization server never saw the client');
+    });
+
     it('authorization server metadata that names another issuer is an error saying so, never "needs sign-in"', async () => {
       const f = await fixture({ metadataIssuer: 'https://attacker.example.com' });
       const { host, browser } = authHost([remote('tracker', f.mcpUrl)]);
