@@ -5,6 +5,7 @@ import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } fr
 import type { CredentialStore } from './credentialStore';
 import { CLIENT_NAME } from './hostOAuthProvider';
 import type { JwtSigningAlgorithm } from './oauthSettings';
+import { ServerCredentials, type IssuerContext } from './serverCredentials';
 
 export interface ClientCredentialsProviderOptions {
   readonly serverUrl: string;
@@ -58,12 +59,14 @@ export function signingAlgorithmForKey(pem: string): JwtSigningAlgorithm {
 export class ClientCredentialsProvider implements OAuthClientProvider {
   readonly addClientAuthentication?: AddClientAuthentication;
   private readonly options: ClientCredentialsProviderOptions;
+  private readonly credentials: ServerCredentials;
 
   constructor(options: ClientCredentialsProviderOptions) {
     if (options.clientSecret === undefined && options.privateKey === undefined) {
       throw new Error('client_credentials needs a clientSecret or a privateKey');
     }
     this.options = options;
+    this.credentials = new ServerCredentials(options.serverUrl, options.store);
     if (options.privateKey !== undefined) {
       const alg = options.signingAlgorithm ?? signingAlgorithmForKey(options.privateKey);
       this.addClientAuthentication = createPrivateKeyJwtAuth({
@@ -91,17 +94,9 @@ export class ClientCredentialsProvider implements OAuthClientProvider {
     };
   }
 
-  private async issuer(): Promise<string | undefined> {
-    return (await this.options.store.get({ serverUrl: this.options.serverUrl }, 'discovery'))?.authorizationServerUrl;
-  }
-
   async clientInformation(): Promise<OAuthClientInformationMixed> {
-    const { serverUrl, store, clientId, clientSecret } = this.options;
-    let bound: string | undefined;
-    for (const issuer of await store.issuers(serverUrl)) {
-      const client = await store.get({ serverUrl, issuer }, 'client');
-      if (client?.client_id === clientId) bound = client.issuer ?? issuer;
-    }
+    const { clientId, clientSecret } = this.options;
+    const bound = await this.credentials.boundIssuerOf(clientId);
     return {
       client_id: clientId,
       ...(clientSecret !== undefined ? { client_secret: clientSecret } : {}),
@@ -110,32 +105,26 @@ export class ClientCredentialsProvider implements OAuthClientProvider {
   }
 
   /** Called by the SDK once an authorization server accepted the client: keep the binding only. */
-  async saveClientInformation(info: OAuthClientInformationMixed): Promise<void> {
-    if (info.issuer === undefined) return;
-    await this.options.store.set({ serverUrl: this.options.serverUrl, issuer: info.issuer }, 'client', {
-      client_id: info.client_id,
-      issuer: info.issuer,
-    });
+  async saveClientInformation(info: OAuthClientInformationMixed, ctx?: IssuerContext): Promise<void> {
+    const issuer = ctx?.issuer ?? info.issuer;
+    if (issuer === undefined) return;
+    await this.credentials.bindClient(info.client_id, issuer);
   }
 
-  async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
-    return this.options.store.get({ serverUrl: this.options.serverUrl }, 'discovery');
+  discoveryState(): Promise<OAuthDiscoveryState | undefined> {
+    return this.credentials.discovery();
   }
 
-  async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
-    await this.options.store.set({ serverUrl: this.options.serverUrl }, 'discovery', state);
+  saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
+    return this.credentials.saveDiscovery(state);
   }
 
-  async tokens(): Promise<OAuthTokens | undefined> {
-    const issuer = await this.issuer();
-    if (issuer === undefined) return undefined;
-    return (await this.options.store.get({ serverUrl: this.options.serverUrl, issuer }, 'tokens'))?.tokens;
+  async tokens(ctx?: IssuerContext): Promise<OAuthTokens | undefined> {
+    return this.credentials.tokens(ctx?.issuer ?? (await this.credentials.issuer()));
   }
 
-  async saveTokens(tokens: OAuthTokens): Promise<void> {
-    const issuer = tokens.issuer ?? (await this.issuer());
-    if (issuer === undefined) throw new Error('tokens arrived before the authorization server was known');
-    await this.options.store.set({ serverUrl: this.options.serverUrl, issuer }, 'tokens', { tokens, obtainedAt: Date.now() });
+  async saveTokens(tokens: OAuthTokens, ctx?: IssuerContext): Promise<void> {
+    await this.credentials.saveTokens(tokens, ctx?.issuer ?? tokens.issuer ?? (await this.credentials.issuer()));
   }
 
   prepareTokenRequest(scope?: string): URLSearchParams {
@@ -163,10 +152,10 @@ export class ClientCredentialsProvider implements OAuthClientProvider {
       return;
     }
     if (scope === 'discovery') {
-      await store.delete({ serverUrl }, 'discovery');
+      await this.credentials.forgetDiscovery();
       return;
     }
-    const issuer = await this.issuer();
+    const issuer = await this.credentials.issuer();
     if (issuer === undefined || scope === 'verifier') return;
     await store.delete({ serverUrl, issuer }, scope);
   }

@@ -3,7 +3,7 @@ import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprot
 
 /**
  * Where the host keeps what OAuth sign-in produces, per MCP server URL and authorization server
- * (issuer): tokens, client information (a dynamic registration, or the binding of a configured
+ * (its issuer identifier, see `issuerKeyOf`): tokens, client information (a dynamic registration, or the binding of a configured
  * client to the issuer it was first used with), the PKCE code verifier of a sign-in under way, and
  * the discovery state (which names the issuer, so it is kept per server URL only).
  *
@@ -55,4 +55,25 @@ export function credentialKeyOf(url: string): string {
   } catch {
     return url;
   }
+}
+
+/**
+ * The form an authorization server's issuer identifier takes as a key: `credentialKeyOf` without a
+ * trailing "/". RFC 8414 issuers are compared as strings with one tolerance, a single trailing "/"
+ * (`https://as.example` from metadata and `https://as.example/` from `new URL(...)` name one server;
+ * the SDK's `issuersMatch` has the same rule), so both spellings are one key.
+ */
+export function issuerKeyOf(issuer: string): string {
+  const key = credentialKeyOf(issuer);
+  return key.endsWith('/') ? key.slice(0, -1) : key;
+}
+
+/**
+ * The authorization server a discovery result names: the `issuer` of its (checked) metadata, else
+ * the URL discovery used (for a 2025-03-26 server without metadata, the MCP server's origin). The
+ * same identity SDK v2 passes to providers as `ctx.issuer`.
+ */
+export function issuerOf(discovery: Pick<OAuthDiscoveryState, 'authorizationServerUrl' | 'authorizationServerMetadata'> | undefined): string | undefined {
+  if (!discovery) return undefined;
+  return discovery.authorizationServerMetadata?.issuer ?? discovery.authorizationServerUrl;
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   credentialKeyOf,
+  issuerKeyOf,
   type CredentialKey,
   type CredentialKind,
   type CredentialStore,
@@ -13,14 +14,21 @@ import {
  * `{ version: 1, servers: { <server URL>: { discovery?, issuers: { <issuer>: { tokens?, client?, codeVerifier? } } } } }`.
  * Subclasses only load and save the document; every change is a read-modify-write under one
  * in-process queue, so concurrent changes from this process never lose each other.
+ *
+ * Issuer keys are `issuerKeyOf` forms, and every stored token set and client carries the `issuer`
+ * it belongs to (the stamp the SDK compares before it sends a credential anywhere). Documents
+ * written before that (keys as `https://as.example/`, values without a stamp) are migrated when
+ * read: keys normalized (entries of one issuer merged), missing stamps set to their key.
  */
+
+const issuerStamp = z.string().optional().catch(undefined);
 
 const IssuerEntrySchema = z.object({
   tokens: z
-    .object({ tokens: z.object({ access_token: z.string(), token_type: z.string() }).passthrough(), obtainedAt: z.number() })
+    .object({ tokens: z.object({ access_token: z.string(), token_type: z.string(), issuer: issuerStamp }).passthrough(), obtainedAt: z.number() })
     .optional()
     .catch(undefined),
-  client: z.object({ client_id: z.string() }).passthrough().optional().catch(undefined),
+  client: z.object({ client_id: z.string(), issuer: issuerStamp }).passthrough().optional().catch(undefined),
   codeVerifier: z.string().optional().catch(undefined),
 });
 
@@ -56,7 +64,21 @@ export function emptyCredentialDocument(): CredentialDocument {
 export function parseCredentialDocument(raw: unknown): CredentialDocument {
   const parsed = DocumentSchema.safeParse(raw);
   if (!parsed.success) throw new Error('not an MCP Host credentials document (expected {"version": 1, "servers": {...}})');
-  return parsed.data as CredentialDocument;
+  const doc = parsed.data as CredentialDocument;
+  for (const server of Object.values(doc.servers)) server.issuers = migrateIssuers(server.issuers);
+  return doc;
+}
+
+/** Issuer keys in `issuerKeyOf` form (entries of one issuer merged, the first value of a kind kept), values stamped. */
+function migrateIssuers(issuers: Record<string, IssuerEntry>): Record<string, IssuerEntry> {
+  const out: Record<string, IssuerEntry> = {};
+  for (const [key, entry] of Object.entries(issuers)) {
+    const merged = (out[issuerKeyOf(key)] ??= {});
+    if (entry.tokens && !merged.tokens) merged.tokens = { ...entry.tokens, tokens: { ...entry.tokens.tokens, issuer: entry.tokens.tokens.issuer ?? key } };
+    if (entry.client && !merged.client) merged.client = { ...entry.client, issuer: entry.client.issuer ?? key };
+    if (entry.codeVerifier !== undefined && merged.codeVerifier === undefined) merged.codeVerifier = entry.codeVerifier;
+  }
+  return out;
 }
 
 function isEmpty(entry: object): boolean {
@@ -92,7 +114,7 @@ export abstract class DocumentCredentialStore implements CredentialStore {
     if (!server) return undefined;
     if (kind === 'discovery') return server.discovery as CredentialValues[K] | undefined;
     if (key.issuer === undefined) return undefined;
-    return server.issuers[credentialKeyOf(key.issuer)]?.[kind as IssuerCredentialKind] as CredentialValues[K] | undefined;
+    return server.issuers[issuerKeyOf(key.issuer)]?.[kind as IssuerCredentialKind] as CredentialValues[K] | undefined;
   }
 
   set<K extends CredentialKind>(key: CredentialKey<K>, kind: K, value: CredentialValues[K]): Promise<void> {
@@ -103,7 +125,7 @@ export abstract class DocumentCredentialStore implements CredentialStore {
         server.discovery = value as CredentialValues['discovery'];
       } else {
         if (key.issuer === undefined) throw new Error(`credentials of kind "${kind}" need an issuer`);
-        const entry = (server.issuers[credentialKeyOf(key.issuer)] ??= {});
+        const entry = (server.issuers[issuerKeyOf(key.issuer)] ??= {});
         (entry as Record<string, unknown>)[kind] = value;
       }
       return { result: undefined, changed: true };
@@ -120,7 +142,7 @@ export abstract class DocumentCredentialStore implements CredentialStore {
         changed = server.discovery !== undefined;
         delete server.discovery;
       } else if (key.issuer !== undefined) {
-        const issuerKey = credentialKeyOf(key.issuer);
+        const issuerKey = issuerKeyOf(key.issuer);
         const entry = server.issuers[issuerKey];
         if (entry && entry[kind] !== undefined) {
           delete entry[kind];

@@ -1,8 +1,9 @@
 import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { credentialKeyOf, type CredentialStore } from './credentialStore';
+import { issuerOf, type CredentialStore } from './credentialStore';
 import type { OAuthSettings } from './oauthSettings';
 import { whyNotOpenable } from './openableUrl';
+import { sameIssuer, ServerCredentials, type IssuerContext } from './serverCredentials';
 import { SignInRequiredError } from './signInRequiredError';
 
 export const CLIENT_NAME = 'MCP Host';
@@ -47,10 +48,13 @@ export interface HostOAuthProviderOptions {
  *   ignored (a sign-in always authorizes anew, so a step-up really gets the wider scope instead of a
  *   refresh of the narrow one), a client is registered when needed, and the authorization URL is
  *   opened in the browser.
+ *
+ * Everything obtained is kept per authorization server (ServerCredentials): when a server names
+ * another one, its tokens and registration are not used there, and a sign-in registers anew.
  */
 export class HostOAuthProvider implements OAuthClientProvider {
   private readonly serverUrl: string;
-  private readonly store: CredentialStore;
+  private readonly credentials: ServerCredentials;
   private readonly settings: OAuthSettings | undefined;
   private readonly interaction: SignInInteraction | undefined;
   /** Discovery done during this sign-in (interactive mode only). */
@@ -59,7 +63,7 @@ export class HostOAuthProvider implements OAuthClientProvider {
 
   constructor(options: HostOAuthProviderOptions) {
     this.serverUrl = options.serverUrl;
-    this.store = options.store;
+    this.credentials = new ServerCredentials(options.serverUrl, options.store);
     this.settings = options.settings;
     this.interaction = options.interaction;
   }
@@ -74,16 +78,20 @@ export class HostOAuthProvider implements OAuthClientProvider {
 
   get clientMetadata(): OAuthClientMetadata {
     const scopes = this.settings?.scopes;
-    return {
+    const metadata: OAuthClientMetadata & { application_type: 'native' } = {
       client_name: CLIENT_NAME,
       redirect_uris: [this.redirectUrl],
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
+      // A desktop app receiving its redirect on loopback (RFC 8252; MCP 2026-07-28 registration,
+      // SEP-837). SDK 1.x sends no application_type by itself; v2 derives the same from the URI.
+      application_type: 'native',
       // A native app cannot keep a secret; PKCE protects the code. An authorization server that
       // wants a confidential client says so in its registration response, and the SDK follows it.
       token_endpoint_auth_method: 'none',
       ...(scopes?.length ? { scope: scopes.join(' ') } : {}),
     };
+    return metadata;
   }
 
   async state(): Promise<string> {
@@ -95,26 +103,25 @@ export class HostOAuthProvider implements OAuthClientProvider {
 
   /** The authorization server in use: found during this sign-in, else the one stored for the server. */
   async currentIssuer(): Promise<string | undefined> {
-    const discovery = this.interaction ? this.freshDiscovery : await this.store.get({ serverUrl: this.serverUrl }, 'discovery');
-    return discovery?.authorizationServerUrl;
+    return issuerOf(await this.discoveryState());
   }
 
   async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
     if (this.interaction) return this.freshDiscovery;
-    return this.store.get({ serverUrl: this.serverUrl }, 'discovery');
+    return this.credentials.discovery();
   }
 
   async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
+    await this.credentials.saveDiscovery(state);
     if (this.interaction) this.freshDiscovery = state;
-    await this.store.set({ serverUrl: this.serverUrl }, 'discovery', state);
   }
 
-  async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
-    const issuer = await this.currentIssuer();
+  async clientInformation(ctx?: IssuerContext): Promise<OAuthClientInformationMixed | undefined> {
+    const issuer = ctx?.issuer ?? (await this.currentIssuer());
     const configured = this.settings?.clientId;
     if (configured !== undefined) {
-      const bound = await this.boundIssuerOf(configured);
-      if (bound !== undefined && issuer !== undefined && credentialKeyOf(bound) !== credentialKeyOf(issuer)) {
+      const bound = await this.credentials.boundIssuerOf(configured);
+      if (bound !== undefined && issuer !== undefined && !sameIssuer(bound, issuer)) {
         throw new Error(
           `client "${configured}" was first used with the authorization server ${bound}, but ${this.serverUrl} now names ${issuer}; ` +
             'its credentials are not sent there. Sign out of this server to use the new authorization server.',
@@ -126,47 +133,45 @@ export class HostOAuthProvider implements OAuthClientProvider {
         ...(bound !== undefined ? { issuer: bound } : {}),
       };
     }
-    const stored = issuer === undefined ? undefined : await this.store.get({ serverUrl: this.serverUrl, issuer }, 'client');
+    const stored = issuer === undefined ? undefined : await this.credentials.store.get({ serverUrl: this.serverUrl, issuer }, 'client');
     if (!this.interaction) {
       if (stored) return stored;
       throw new SignInRequiredError(this.serverUrl, issuer);
     }
-    // A registration lists the redirect URIs it was made for. The receiver's port changes with every
-    // sign-in; an authorization server that does not allow any port on loopback (RFC 8252 §7.3)
-    // would refuse the new one, so such a registration is made again.
-    if (stored && 'redirect_uris' in stored && Array.isArray(stored.redirect_uris) && !stored.redirect_uris.includes(this.redirectUrl)) {
-      return undefined;
-    }
+    if (stored && !this.keepsRegistration(stored)) return undefined;
     return stored;
   }
 
-  private async boundIssuerOf(clientId: string): Promise<string | undefined> {
-    for (const issuer of await this.store.issuers(this.serverUrl)) {
-      const client = await this.store.get({ serverUrl: this.serverUrl, issuer }, 'client');
-      if (client?.client_id === clientId) return client.issuer ?? issuer;
+  /** Whether a sign-in keeps using a stored client rather than letting the SDK make a new one. */
+  private keepsRegistration(stored: OAuthClientInformationMixed): boolean {
+    // A client ID metadata document is configured and the authorization server takes them: that
+    // document is the client (the SDK uses it when nothing is stored), not an older registration
+    // or another document.
+    const document = this.settings?.clientMetadataUrl;
+    if (document !== undefined && this.freshDiscovery?.authorizationServerMetadata?.client_id_metadata_document_supported === true) {
+      return stored.client_id === document;
     }
-    return undefined;
+    // A registration lists the redirect URIs it was made for. The receiver's port changes with every
+    // sign-in; an authorization server that does not allow any port on loopback (RFC 8252 §7.3)
+    // would refuse the new one, so such a registration is made again.
+    return !('redirect_uris' in stored && Array.isArray(stored.redirect_uris) && !stored.redirect_uris.includes(this.redirectUrl));
   }
 
-  async saveClientInformation(info: OAuthClientInformationMixed): Promise<void> {
-    const issuer = info.issuer ?? (await this.currentIssuer());
+  async saveClientInformation(info: OAuthClientInformationMixed, ctx?: IssuerContext): Promise<void> {
+    const issuer = ctx?.issuer ?? info.issuer ?? (await this.currentIssuer());
     if (issuer === undefined) return;
     // A configured client's secret stays in the settings; only its binding to this issuer is kept.
-    const value = info.client_id === this.settings?.clientId ? { client_id: info.client_id, issuer } : info;
-    await this.store.set({ serverUrl: this.serverUrl, issuer }, 'client', value);
+    if (info.client_id === this.settings?.clientId) return this.credentials.bindClient(info.client_id, issuer);
+    await this.credentials.store.set({ serverUrl: this.serverUrl, issuer }, 'client', { ...info, issuer: info.issuer ?? issuer });
   }
 
-  async tokens(): Promise<OAuthTokens | undefined> {
+  async tokens(ctx?: IssuerContext): Promise<OAuthTokens | undefined> {
     if (this.interaction) return undefined;
-    const issuer = await this.currentIssuer();
-    if (issuer === undefined) return undefined;
-    return (await this.store.get({ serverUrl: this.serverUrl, issuer }, 'tokens'))?.tokens;
+    return this.credentials.tokens(ctx?.issuer ?? (await this.currentIssuer()));
   }
 
-  async saveTokens(tokens: OAuthTokens): Promise<void> {
-    const issuer = tokens.issuer ?? (await this.currentIssuer());
-    if (issuer === undefined) throw new Error('tokens arrived before the authorization server was known');
-    await this.store.set({ serverUrl: this.serverUrl, issuer }, 'tokens', { tokens, obtainedAt: Date.now() });
+  async saveTokens(tokens: OAuthTokens, ctx?: IssuerContext): Promise<void> {
+    await this.credentials.saveTokens(tokens, ctx?.issuer ?? tokens.issuer ?? (await this.currentIssuer()));
   }
 
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
@@ -186,13 +191,13 @@ export class HostOAuthProvider implements OAuthClientProvider {
   async saveCodeVerifier(codeVerifier: string): Promise<void> {
     this.verifier = codeVerifier;
     const issuer = await this.currentIssuer();
-    if (issuer !== undefined) await this.store.set({ serverUrl: this.serverUrl, issuer }, 'codeVerifier', codeVerifier);
+    if (issuer !== undefined) await this.credentials.store.set({ serverUrl: this.serverUrl, issuer }, 'codeVerifier', codeVerifier);
   }
 
   async codeVerifier(): Promise<string> {
     if (this.verifier !== undefined) return this.verifier;
     const issuer = await this.currentIssuer();
-    const stored = issuer === undefined ? undefined : await this.store.get({ serverUrl: this.serverUrl, issuer }, 'codeVerifier');
+    const stored = issuer === undefined ? undefined : await this.credentials.store.get({ serverUrl: this.serverUrl, issuer }, 'codeVerifier');
     if (stored === undefined) throw new Error('no PKCE code verifier: the sign-in was not started by this host');
     return stored;
   }
@@ -201,18 +206,18 @@ export class HostOAuthProvider implements OAuthClientProvider {
     if (scope === 'all') {
       this.freshDiscovery = undefined;
       this.verifier = undefined;
-      await this.store.forget(this.serverUrl);
+      await this.credentials.store.forget(this.serverUrl);
       return;
     }
     if (scope === 'discovery') {
       this.freshDiscovery = undefined;
-      await this.store.delete({ serverUrl: this.serverUrl }, 'discovery');
+      await this.credentials.forgetDiscovery();
       return;
     }
     if (scope === 'verifier') this.verifier = undefined;
     const issuer = await this.currentIssuer();
     if (issuer === undefined) return;
     const kind = scope === 'verifier' ? 'codeVerifier' : scope;
-    await this.store.delete({ serverUrl: this.serverUrl, issuer }, kind);
+    await this.credentials.store.delete({ serverUrl: this.serverUrl, issuer }, kind);
   }
 }

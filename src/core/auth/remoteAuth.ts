@@ -1,11 +1,12 @@
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { discoverOAuthServerInfo, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { RemoteServerSettings } from '../settings/hostSettings';
 import { Emitter } from '../util/event';
 import { ChallengeRecorder, isStepUp, type AuthChallenge } from './authChallenge';
 import { ClientCredentialsProvider } from './clientCredentialsProvider';
-import type { CredentialStore } from './credentialStore';
+import { issuerOf, type CredentialStore } from './credentialStore';
 import { HostOAuthProvider } from './hostOAuthProvider';
+import { ServerCredentials } from './serverCredentials';
 import { SignInAwareTransport } from './signInAwareTransport';
 import { needsSignIn, SignInRequiredError } from './signInRequiredError';
 
@@ -49,9 +50,16 @@ const hasAuthorizationHeader = (headers: Readonly<Record<string, string>>) => Ob
  * no `oauth` settings keeps its static credentials.
  *
  * When a server refuses the host, the failure is explained: with the MCP authorization flow (the
- * server names an authorization server, or `oauth` is configured) it becomes a SignInRequiredError
- * and a SignInRequest is remembered and announced; otherwise it stays an HTTP error ("check the
- * server's headers and secrets"), and a client_credentials server's refusal stays the error it is.
+ * server names an authorization server, `oauth` is configured, or a server without headers of its
+ * own answers 401: a 2025-03-26 server, signed in at the default endpoints of its origin) it becomes
+ * a SignInRequiredError and a SignInRequest is remembered and announced; otherwise it stays an HTTP
+ * error ("check the server's headers and secrets"), and a client_credentials server's refusal stays
+ * the error it is.
+ *
+ * A refusal of credentials the host had means the server may have moved to another authorization
+ * server: discovery is done again (SDK v2 leaves this to the host: `invalidateCredentials
+ * ('discovery')` "on repeated 401s"), so the request names the authorization server the server
+ * names now, and the next sign-in registers there instead of asking for the old one.
  */
 export class RemoteAuth implements RemoteAuthPort {
   private readonly _onDidRequireSignIn = new Emitter<SignInRequest>();
@@ -66,6 +74,7 @@ export class RemoteAuth implements RemoteAuthPort {
     if (!oauth && hasAuthorizationHeader(server.headers)) return undefined;
     const serverUrl = server.url;
     const store = this.store;
+    const credentials = new ServerCredentials(serverUrl, store);
     const recorder = new ChallengeRecorder(serverUrl);
     const authProvider: OAuthClientProvider =
       oauth?.grant === 'client_credentials'
@@ -80,16 +89,24 @@ export class RemoteAuth implements RemoteAuthPort {
           })
         : new HostOAuthProvider({ serverUrl, store, ...(oauth ? { settings: oauth } : {}) });
     const explain = async (error: unknown): Promise<unknown> => {
-      // A browser cannot help a client_credentials server: its refusal is shown as it is.
-      if (!needsSignIn(error) || oauth?.grant === 'client_credentials') return error;
+      if (!needsSignIn(error)) return error;
       const challenge = recorder.take();
-      const discovery = await store.get({ serverUrl }, 'discovery').catch(() => undefined);
-      const mcpFlow = oauth !== undefined || discovery?.resourceMetadata !== undefined || discovery?.authorizationServerMetadata !== undefined;
+      const stepUp = isStepUp(challenge);
+      let discovery;
+      try {
+        discovery = stepUp ? await credentials.discovery().catch(() => undefined) : await rediscoverIfRefused(credentials, challenge, recorder.fetch);
+      } catch (e) {
+        return e; // e.g. metadata whose issuer is not the authorization server's (RFC 8414 §3.3)
+      }
+      // A browser cannot help a client_credentials server: its refusal is shown as it is (after a
+      // move to another authorization server, the next start says its client is bound elsewhere).
+      if (oauth?.grant === 'client_credentials') return error;
+      const defaultEndpoints = challenge?.status === 401 && Object.keys(server.headers).length === 0;
+      const mcpFlow = oauth !== undefined || discovery?.resourceMetadata !== undefined || discovery?.authorizationServerMetadata !== undefined || defaultEndpoints;
       if (!mcpFlow) {
         return new Error(`HTTP ${challenge?.status ?? 401}: the server refused the request and names no OAuth authorization server (check the server's headers and secrets)`);
       }
-      const issuer = (error instanceof SignInRequiredError ? error.issuer : undefined) ?? discovery?.authorizationServerUrl;
-      const stepUp = isStepUp(challenge);
+      const issuer = issuerOf(discovery) ?? (error instanceof SignInRequiredError ? error.issuer : undefined);
       const request: SignInRequest = {
         server: server.name,
         serverUrl,
@@ -119,4 +136,30 @@ export class RemoteAuth implements RemoteAuthPort {
     this._onDidRequireSignIn.dispose();
     this.requests.clear();
   }
+}
+
+/**
+ * The discovery to name in a sign-in request. When the server refused tokens the host holds for the
+ * authorization server it had named, discovery is done again and kept (checked like any discovery),
+ * so a server that moved to another authorization server is signed in there. Otherwise, and when
+ * the new discovery cannot be made, the stored one stands.
+ */
+async function rediscoverIfRefused(
+  credentials: ServerCredentials,
+  challenge: AuthChallenge | undefined,
+  fetchFn: FetchLike,
+): Promise<Awaited<ReturnType<ServerCredentials['discovery']>>> {
+  const stored = await credentials.discovery().catch(() => undefined);
+  const hadTokens = stored !== undefined && (await credentials.tokens(issuerOf(stored)).catch(() => undefined)) !== undefined;
+  if (!hadTokens) return stored;
+  let fresh;
+  try {
+    const resourceMetadataUrl = challenge?.resourceMetadataUrl;
+    fresh = await discoverOAuthServerInfo(credentials.serverUrl, { ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}), fetchFn });
+  } catch {
+    return stored;
+  }
+  const state = { ...fresh, ...(challenge?.resourceMetadataUrl ? { resourceMetadataUrl: challenge.resourceMetadataUrl.href } : {}) };
+  await credentials.saveDiscovery(state);
+  return state;
 }

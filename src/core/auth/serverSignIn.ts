@@ -6,6 +6,7 @@ import type { ResolvedServer } from '../settings/resolveServerSettings';
 import { errorText } from '../util/errorText';
 import { DisposableStore, type Event } from '../util/event';
 import type { AuthEvent } from './authEvents';
+import { issuerOf } from './credentialStore';
 import type { RemoteAuth, SignInRequest } from './remoteAuth';
 import { signIn, type SignInResult } from './signIn';
 import { signOut } from './signOut';
@@ -143,7 +144,7 @@ export class ServerSignIn implements SignInControl {
     try {
       const provider = this.o.remote.forServer(server)?.authProvider;
       if (!provider || (await auth(provider, { serverUrl })) !== 'AUTHORIZED') throw new Error('the authorization server did not issue a token');
-      const issuer = (await this.o.remote.store.get({ serverUrl }, 'discovery'))?.authorizationServerUrl ?? serverUrl;
+      const issuer = issuerOf(await this.o.remote.store.get({ serverUrl }, 'discovery')) ?? serverUrl;
       onEvent({ type: 'signInCompleted', serverUrl, issuer });
       return { kind: 'signedIn', issuer };
     } catch (e) {

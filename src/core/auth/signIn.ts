@@ -1,5 +1,5 @@
 import * as crypto from 'node:crypto';
-import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
+import { auth, discoverOAuthServerInfo } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isStepUp, type AuthChallenge } from './authChallenge';
 import type { AuthEventListener } from './authEvents';
@@ -52,6 +52,19 @@ export function selectScope(settings: OAuthSettings | undefined, challenge: Auth
   return challenge?.scope || undefined;
 }
 
+/**
+ * `offline_access` (SEP-2207, MCP 2026-07-28) is asked for only where the authorization server lists
+ * it in `scopes_supported`: taken out of the scope otherwise (configured, challenged or the resource's
+ * `scopes_supported` may name it), and added to a non-empty scope when listed, since this client
+ * registers for refresh tokens (SDK v2's `determineScope` adds it the same way; SDK 1.x never does).
+ */
+export function withOfflineAccess(scope: string | undefined, authorizationServerScopes: readonly string[] | undefined): string | undefined {
+  const listed = authorizationServerScopes?.includes('offline_access') === true;
+  const tokens = scopeTokens(scope).filter((t) => listed || t !== 'offline_access');
+  if (listed && tokens.length && !tokens.includes('offline_access')) tokens.push('offline_access');
+  return tokens.length ? [...new Set(tokens)].join(' ') : undefined;
+}
+
 function describeOutcome(outcome: Exclude<RedirectOutcome, { kind: 'code' }>): SignInResult {
   switch (outcome.kind) {
     case 'aborted':
@@ -98,8 +111,8 @@ export async function signIn(options: SignInOptions): Promise<SignInResult> {
     const idle = new HostOAuthProvider({ serverUrl, store, settings });
     granted = (await idle.tokens().catch(() => undefined))?.scope;
   }
-  const scope = selectScope(settings, challenge, granted);
-  onEvent?.({ type: 'signInStarted', serverUrl, stepUp, ...(scope ? { scope } : {}) });
+  const wanted = selectScope(settings, challenge, granted);
+  onEvent?.({ type: 'signInStarted', serverUrl, stepUp, ...(wanted ? { scope: wanted } : {}) });
 
   const state = crypto.randomBytes(32).toString('base64url');
   let receiver: LoopbackRedirectReceiver | undefined;
@@ -122,11 +135,19 @@ export async function signIn(options: SignInOptions): Promise<SignInResult> {
       ...(settings ? { settings } : {}),
       interaction: { redirectUrl: receiver.redirectUrl, state, openUrl: options.openUrl },
     });
+    // Discovery first (the SDK's), so that the scope can follow the authorization server's metadata;
+    // auth() then goes on from this discovery, which the provider has checked (RFC 8414 §3.3) and kept.
+    const resourceMetadataUrl = challenge?.resourceMetadataUrl;
+    const fetchFn = options.fetchFn;
+    const discovered = await discoverOAuthServerInfo(serverUrl, { ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}), ...(fetchFn ? { fetchFn } : {}) });
+    await provider.saveDiscoveryState({ ...discovered, ...(resourceMetadataUrl ? { resourceMetadataUrl: resourceMetadataUrl.href } : {}) });
+    // The SDK's rule when nothing was chosen: the resource's scopes_supported.
+    const scope = withOfflineAccess(wanted ?? discovered.resourceMetadata?.scopes_supported?.join(' '), discovered.authorizationServerMetadata?.scopes_supported);
     const authOptions = {
       serverUrl,
       ...(scope ? { scope } : {}),
-      ...(challenge?.resourceMetadataUrl ? { resourceMetadataUrl: challenge.resourceMetadataUrl } : {}),
-      ...(options.fetchFn ? { fetchFn: options.fetchFn } : {}),
+      ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}),
+      ...(fetchFn ? { fetchFn } : {}),
     };
     const first = await auth(provider, authOptions);
     if (first !== 'AUTHORIZED') {

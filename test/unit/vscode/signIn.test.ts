@@ -61,7 +61,7 @@ describe('editor: a server that needs sign-in', () => {
     await store.set(key, 'tokens', { tokens: { access_token: 'at-123', token_type: 'Bearer' }, obtainedAt: 1 });
     assert.deepEqual([...secrets.values.keys()], [OAUTH_CREDENTIALS_KEY]);
     assert.equal((await new SecretCredentialStore(secrets as unknown as vscode.SecretStorage, logger).get(key, 'tokens'))?.tokens.access_token, 'at-123');
-    assert.deepEqual(await store.issuers('https://t.example/mcp'), [`${ISSUER}/`], 'keyed by server URL and issuer (normalized)');
+    assert.deepEqual(await store.issuers('https://t.example/mcp'), [ISSUER], 'keyed by server URL and issuer (normalized, no trailing slash)');
     assert.equal(await store.forget('https://t.example/mcp'), true);
     assert.equal(await store.get(key, 'tokens'), undefined);
 

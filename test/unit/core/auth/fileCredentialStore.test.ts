@@ -37,7 +37,7 @@ describe('core/auth: credential stores', () => {
       assert.equal((await store.get({ serverUrl: 'HTTPS://TRACKER.example.com:443/mcp#x', issuer: ISSUER }, 'tokens'))?.tokens.access_token, 'A');
       assert.equal((await store.get({ serverUrl: SERVER, issuer: ISSUER }, 'client'))?.client_id, 'c1', 'issuer with or without its slash is one key');
       assert.deepEqual(await store.get({ serverUrl: SERVER }, 'discovery'), { authorizationServerUrl: ISSUER });
-      assert.deepEqual(await store.issuers(SERVER), [`${ISSUER}/`]);
+      assert.deepEqual(await store.issuers(SERVER), [ISSUER], 'kept in the issuer form (no trailing slash)');
       await store.delete({ serverUrl: SERVER, issuer: ISSUER }, 'tokens');
       assert.equal(await store.get({ serverUrl: SERVER, issuer: ISSUER }, 'tokens'), undefined);
       assert.equal(await store.forget(SERVER), true);
@@ -116,5 +116,35 @@ describe('core/auth: credential stores', () => {
     const store = new FileCredentialStore(file);
     assert.equal(await store.get({ serverUrl: SERVER, issuer: ISSUER }, 'tokens'), undefined);
     assert.equal((await store.get({ serverUrl: SERVER, issuer: ISSUER }, 'client'))?.client_id, 'ok');
+  });
+
+  it('migrates a document written before issuer keys: slash-suffixed keys merged into the issuer form, values stamped with their issuer', async () => {
+    const file = path.join(dir, 'credentials.json');
+    const old = (access: string) => ({ tokens: { access_token: access, token_type: 'Bearer', refresh_token: 'r' }, obtainedAt: 1 });
+    const doc = {
+      version: 1,
+      servers: {
+        [SERVER]: {
+          discovery: { authorizationServerUrl: `${ISSUER}/` },
+          issuers: {
+            [`${ISSUER}/`]: { tokens: old('OLD'), client: { client_id: 'registered' } },
+            [ISSUER]: { tokens: old('SECOND'), codeVerifier: 'v' },
+            'https://tenant.example.com/t1/': { client: { client_id: 'other', issuer: 'https://tenant.example.com/t1' } },
+          },
+        },
+      },
+    };
+    fs.writeFileSync(file, JSON.stringify(doc), { mode: 0o600 });
+    const store = new FileCredentialStore(file);
+    assert.deepEqual((await store.issuers(SERVER)).sort(), [ISSUER, 'https://tenant.example.com/t1']);
+    const t = await store.get({ serverUrl: SERVER, issuer: ISSUER }, 'tokens');
+    assert.equal(t?.tokens.access_token, 'OLD', 'the first entry of an issuer wins');
+    assert.equal(t?.tokens.issuer, `${ISSUER}/`, 'stamped with the key it was kept under');
+    assert.equal((await store.get({ serverUrl: SERVER, issuer: `${ISSUER}/` }, 'client'))?.issuer, `${ISSUER}/`);
+    assert.equal(await store.get({ serverUrl: SERVER, issuer: ISSUER }, 'codeVerifier'), 'v');
+    assert.equal((await store.get({ serverUrl: SERVER, issuer: 'https://tenant.example.com/t1/' }, 'client'))?.issuer, 'https://tenant.example.com/t1', 'an existing stamp is kept');
+    // Written back in the new form on the next change.
+    await store.set({ serverUrl: SERVER }, 'discovery', { authorizationServerUrl: ISSUER });
+    assert.deepEqual(Object.keys(JSON.parse(fs.readFileSync(file, 'utf8')).servers[SERVER].issuers).sort(), [ISSUER, 'https://tenant.example.com/t1']);
   });
 });

@@ -287,4 +287,67 @@ describe('McpHost: remote servers that need sign-in (issue 11)', () => {
     assert.equal(view.state.kind, 'error');
     assert.match(view.failure ?? '', /HTTP 401.*check the server's headers and secrets/);
   });
+
+  describe('MCP 2026-07-28 authorization (issue 27)', () => {
+    it('a 2025-03-26 server that answers 401 without any metadata needs sign-in, at the default endpoints of its origin', async () => {
+      const f = await fixture({ prm: 'none', authServer: 'legacyDefaultEndpoints' });
+      const { host } = authHost([remote('legacy', f.mcpUrl)]);
+      await host.start();
+      const view = host.snapshot().server('legacy')!;
+      assert.equal(view.state.kind, 'needsSignIn', view.failure ?? view.description);
+      assert.equal(view.issuer?.replace(/\/$/, ''), f.issuer, 'the server itself is the authorization server');
+      assert.equal((await host.auth.signIn('legacy')).kind, 'signedIn');
+      assert.equal(f.log.registrations.length, 1, 'registered at /register');
+      assert.equal(f.log.tokenRequests.at(-1)?.outcome, 'issued');
+      const call = await host.call({ name: 'legacy__echo', args: { text: 'old' } });
+      assert.equal(call.modelText, 'echo: old');
+    });
+
+    it('a server that moves to another authorization server needs sign-in there, registers there, and never shows the old client to it', async () => {
+      const f = await fixture({ refreshTokens: true, secondAuthorizationServer: true });
+      const { host } = authHost([remote('tracker', f.mcpUrl)]);
+      await host.start();
+      assert.equal((await host.auth.signIn('tracker')).kind, 'signedIn');
+      const oldClient = f.log.authorizations[0].clientId;
+      f.moveToSecondAuthorizationServer();
+      const call = await host.call({ name: 'tracker__echo', args: { text: 'x' } });
+      assert.equal(call.outcome, 'error');
+      await waitForState(host, 'tracker', ConnectionState.needsSignIn);
+      assert.equal(host.snapshot().server('tracker')?.issuer, f.secondIssuer, 'not the old authorization server');
+      assert.equal(host.auth.pending('tracker')?.issuer, f.secondIssuer);
+      assert.deepEqual(await host.auth.signIn('tracker'), { kind: 'signedIn', issuer: f.secondIssuer });
+      const atSecond = (e: { issuer: string }) => e.issuer === f.secondIssuer;
+      assert.equal(f.log.registrations.filter(atSecond).length, 1);
+      assert.ok(![...f.log.authorizations, ...f.log.tokenRequests].filter(atSecond).some((e) => e.clientId === oldClient));
+      assert.equal((await host.call({ name: 'tracker__echo', args: { text: 'y' } })).modelText, 'echo: y');
+    });
+
+    it('client_credentials: after the server moves to another authorization server, its client and secret are not presented there', async () => {
+      const secret = 'ci-bot-secret-9876543210';
+      const f = await fixture({ preRegistered: [{ clientId: 'ci-bot', clientSecret: secret, grants: ['client_credentials'] }], secondAuthorizationServer: true });
+      const { host } = authHost([remote('ci', f.mcpUrl, { grant: 'client_credentials', clientId: 'ci-bot', clientSecret: '${secret:CI}' })], { secrets: { CI: secret } });
+      await host.start();
+      assert.equal(stateKind(host, 'ci'), 'connected');
+      f.moveToSecondAuthorizationServer();
+      assert.equal((await host.call({ name: 'ci__echo', args: { text: 'x' } })).outcome, 'error');
+      await host.servers.restartServer('ci');
+      const view = host.snapshot().server('ci')!;
+      assert.equal(view.state.kind, 'error');
+      assert.match(view.failure ?? '', new RegExp(`bound to authorization server ${f.issuer}.* not presented to ${f.secondIssuer}`));
+      assert.deepEqual(f.log.tokenRequests.filter((t) => t.issuer === f.secondIssuer), [], 'the second authorization server never saw the client');
+    });
+
+    it('authorization server metadata that names another issuer is an error saying so, never "needs sign-in"', async () => {
+      const f = await fixture({ metadataIssuer: 'https://attacker.example.com' });
+      const { host, browser } = authHost([remote('tracker', f.mcpUrl)]);
+      await host.start();
+      const view = host.snapshot().server('tracker')!;
+      assert.equal(view.state.kind, 'error');
+      assert.match(view.failure ?? '', /names the issuer "https:\/\/attacker\.example\.com" \(RFC 8414 §3\.3\)/);
+      const r = await host.auth.signIn('tracker');
+      assert.equal(r.kind, 'failed');
+      assert.equal(browser.opened.length, 0);
+      assert.equal(f.log.registrations.length, 0);
+    });
+  });
 });
