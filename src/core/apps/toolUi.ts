@@ -41,6 +41,7 @@ const readings = new WeakMap<Tool, ToolUiReading>();
 
 /** What a tool's `_meta.ui` says, checked with zod once per tool object; never throws. */
 export function inspectToolUi(tool: Tool): ToolUiReading {
+  if (!tool._meta) return NOTHING; // most tools: no lookup at all (the snapshot asks for each tool)
   let r = readings.get(tool);
   if (!r) readings.set(tool, (r = inspect(tool._meta)));
   return r;
