@@ -1,0 +1,192 @@
+/**
+ * The gateway with a real SDK v2 client as the upstream client over Streamable HTTP, and real
+ * fixture servers behind the host: token, the role view, confirmation by elicitation, cancellation,
+ * the audit actor, connected clients and list_changed.
+ */
+import * as assert from 'node:assert/strict';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { actor } from '../../../../src/core/audit/actor';
+import { MemorySink } from '../../../../src/core/audit/auditLog';
+import { Gateway, type GatewayHttp } from '../../../../src/core/gateway/gateway';
+import { newGatewayToken } from '../../../../src/core/gateway/bearerToken';
+import type { McpHost } from '../../../../src/core/host/mcpHost';
+import { role, settings, useTestEnv, waitFor, withTimeout, type Any } from '../helpers';
+
+describe('gateway (SDK v2 client over HTTP)', function () {
+  this.timeout(30_000);
+  const env = useTestEnv();
+  let gateway: Gateway | undefined;
+  let clients: Client[] = [];
+  afterEach(async () => {
+    await Promise.allSettled(clients.map((c) => c.close()));
+    clients = [];
+    await gateway?.close();
+    gateway = undefined;
+  });
+
+  /** basic and slow reviewed, collide never reviewed (quarantined); role "dev" leaves out basic/image. */
+  const start = async (confirmations: 'upstream' | 'host' = 'upstream') => {
+    const sink = new MemorySink();
+    const host = await env.started({
+      settings: settings({
+        servers: [env.stdio('basic', 'basic'), env.stdio('slow', 'slow'), env.stdio('collide', 'collide')],
+        pinning: 'review',
+        autoApprove: ['basic/echo', 'slow/*'],
+        roles: [role('dev', { exclude: ['basic/image'] }), role('other', { tools: ['basic/echo'] })],
+      }),
+      role: 'dev',
+      workspaceFolder: env.dir,
+      auditSinks: [sink],
+    });
+    for (const server of ['basic', 'slow']) host.definitions.approve(server, host.definitions.review(server)!.token, actor('editor'));
+    const token = newGatewayToken();
+    gateway = new Gateway(host, { confirmations, logger: host.log });
+    const http = await gateway.listenHttp({ token });
+    return { host, sink, token, http };
+  };
+
+  const connect = async (http: GatewayHttp, token: string, capabilities: Any = {}, name = 'test-agent') => {
+    const client = new Client({ name, version: '1.2.3' }, { capabilities });
+    await client.connect(new StreamableHTTPClientTransport(new URL(http.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+    clients.push(client);
+    return client;
+  };
+  const text = (r: Any) => r.content.map((c: Any) => c.text).join('\n');
+  const exposedNames = (host: McpHost) => host.snapshot().exposed.map((t) => t.entry.name);
+
+  it('refuses every request without the token or with a wrong one (401)', async () => {
+    const { http, token } = await start();
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
+    const headers = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+    for (const auth of [undefined, 'Bearer wrong', `Basic ${token}`, `Bearer ${token}x`]) {
+      const res = await fetch(http.url, { method: 'POST', body, headers: { ...headers, ...(auth ? { Authorization: auth } : {}) } });
+      assert.equal(res.status, 401, `status for ${auth}`);
+      assert.match(res.headers.get('www-authenticate') ?? '', /^Bearer/);
+    }
+    await assert.rejects(connect(http, 'not-the-token'));
+    const ok = await connect(http, token);
+    assert.ok((await ok.listTools()).tools.length > 0);
+  });
+
+  it('lists exactly the role view; quarantined and out-of-role tools are absent and refused', async () => {
+    const { host, http, token, sink } = await start();
+    const client = await connect(http, token);
+    const listed = (await client.listTools()).tools;
+    assert.deepEqual(listed.map((t) => t.name), exposedNames(host));
+    assert.ok(!listed.some((t) => /image/.test(t.name)), 'basic/image is outside the role');
+    assert.ok(!listed.some((t) => /collide|search/.test(t.name)), 'collide is quarantined');
+    const echo = listed.find((t) => t.name.endsWith('echo'))!;
+    const entry = host.snapshot().exposed.find((t) => t.entry.name === echo.name)!.entry;
+    assert.equal(echo.description, entry.tool.description, 'the reviewed definition');
+    assert.deepEqual(echo.inputSchema, entry.tool.inputSchema);
+
+    const image = host.snapshot().tools('basic').find((t) => t.tool.name === 'image')!.exposedName!;
+    const out = await client.callTool({ name: image, arguments: {} });
+    assert.equal(out.isError, true);
+    assert.match(text(out), /is not available/);
+    const collide = host.snapshot().tools('collide').find((t) => t.tool.name === 'search')!.exposedName!;
+    const q = await client.callTool({ name: collide, arguments: {} });
+    assert.equal(q.isError, true);
+    assert.match(text(q), /quarantined and was not called/);
+    assert.equal(env.events('collide').filter((e: Any) => e.event === 'call').length, 0, 'the quarantined server never saw a call');
+    assert.equal(env.events('basic').filter((e: Any) => e.event === 'call').length, 0);
+    assert.deepEqual(
+      sink.records.filter((r: Any) => r.kind === 'call').map((r: Any) => r.outcome),
+      ['notFound', 'quarantined'],
+    );
+  });
+
+  it('an auto-approved call runs through the router, audited with the upstream client as actor', async () => {
+    const { host, http, token, sink } = await start();
+    const client = await connect(http, token);
+    const echo = exposedNames(host).find((n) => n.endsWith('echo'))!;
+    const out = await client.callTool({ name: echo, arguments: { text: 'hi' } });
+    assert.equal(text(out), 'echo: hi');
+    const rec = sink.records.find((r: Any) => r.kind === 'call') as Any;
+    assert.equal(rec.outcome, 'ok');
+    assert.equal(rec.confirmedBy, 'policy');
+    assert.deepEqual(rec.actor, { kind: 'upstream', client: 'test-agent', version: '1.2.3', transport: 'http' });
+    assert.deepEqual(
+      gateway!.clients().map((c) => [c.name, c.version, c.transport, c.calls]),
+      [['test-agent', '1.2.3', 'http', 1]],
+    );
+  });
+
+  it('a call that needs confirmation asks the client through elicitation: accept runs it, decline denies it', async () => {
+    const { host, http, token, sink } = await start();
+    const questions: Any[] = [];
+    let answer: Any = { action: 'accept', content: { approve: true } };
+    const client = await connect(http, token, { elicitation: { form: {} } });
+    client.setRequestHandler('elicitation/create', async (request: Any) => {
+      questions.push(request.params);
+      return answer;
+    });
+    const add = exposedNames(host).find((n) => n.endsWith('add'))!;
+    const ok = await client.callTool({ name: add, arguments: { a: 2, b: 3 } });
+    assert.equal(ok.isError, false);
+    assert.equal(text(ok), '5');
+    assert.equal(questions.length, 1);
+    assert.match(questions[0].message, /tool "add" of server "basic"/);
+    assert.match(questions[0].message, /"a": 2/);
+
+    answer = { action: 'decline' };
+    const no = await client.callTool({ name: add, arguments: { a: 1, b: 1 } });
+    assert.equal(no.isError, true);
+    assert.match(text(no), /denied/);
+    answer = { action: 'accept', content: { approve: false } };
+    assert.equal((await client.callTool({ name: add, arguments: { a: 1, b: 1 } })).isError, true);
+    assert.deepEqual(
+      env.events('basic').filter((e: Any) => e.event === 'call').map((e: Any) => e.args),
+      [{ a: 2, b: 3 }],
+      'only the accepted call reached the server',
+    );
+    assert.deepEqual(
+      sink.records.filter((r: Any) => r.kind === 'call').map((r: Any) => [r.outcome, r.confirmedBy]),
+      [['ok', 'user'], ['denied', null], ['denied', null]],
+    );
+  });
+
+  it('a call that needs confirmation is denied with a clear message when the client cannot be asked', async () => {
+    const { host, http, token } = await start();
+    const client = await connect(http, token);
+    const add = exposedNames(host).find((n) => n.endsWith('add'))!;
+    const out = await client.callTool({ name: add, arguments: { a: 2, b: 3 } });
+    assert.equal(out.isError, true);
+    assert.match(text(out), /needs confirmation and MCP Host cannot ask: client "test-agent" did not declare the elicitation capability/);
+    assert.equal(env.events('basic').filter((e: Any) => e.event === 'call').length, 0, 'never run unasked');
+  });
+
+  it("the client's cancellation reaches the server behind (notifications/cancelled)", async () => {
+    const { host, http, token, sink } = await start();
+    const client = await connect(http, token);
+    const sleep = exposedNames(host).find((n) => n.endsWith('sleep'))!;
+    const abort = new AbortController();
+    const call = client.callTool({ name: sleep, arguments: { ms: 20_000 } }, { signal: abort.signal });
+    await waitFor('the call to reach slow', () => env.events('slow').some((e: Any) => e.event === 'call'), 10_000);
+    abort.abort('stop');
+    await assert.rejects(call);
+    await waitFor('slow to see notifications/cancelled', () => env.events('slow').some((e: Any) => e.event === 'cancelled'), 10_000);
+    await waitFor('the audit record', () => sink.records.some((r: Any) => r.kind === 'call'));
+    assert.equal((sink.records.find((r: Any) => r.kind === 'call') as Any).outcome, 'cancelled');
+  });
+
+  it('forwards tools/list_changed when the role view changes', async () => {
+    const { host, http, token } = await start();
+    const client = await connect(http, token);
+    await client.listTools();
+    let changed = 0;
+    client.setNotificationHandler('notifications/tools/list_changed', () => void changed++);
+    // The session's notification stream (GET) is opened by the client after initialize.
+    await new Promise((r) => setTimeout(r, 200));
+    await host.setRole('other');
+    await withTimeout(
+      (async () => {
+        while (!changed) await new Promise((r) => setTimeout(r, 20));
+      })(),
+      5000,
+      'list_changed',
+    );
+    assert.deepEqual((await client.listTools()).tools.map((t) => t.name), exposedNames(host));
+    assert.equal(exposedNames(host).length, 1);
+  });
+});
