@@ -189,4 +189,93 @@ describe('gateway (SDK v2 client over HTTP)', function () {
     assert.deepEqual((await client.listTools()).tools.map((t) => t.name), exposedNames(host));
     assert.equal(exposedNames(host).length, 1);
   });
+
+  /** A host of its own, with the gateway on HTTP. */
+  const startWith = async (hostSettings: Any, gatewayOptions: Any = {}, confirmer?: Any) => {
+    const sink = new MemorySink();
+    const host = await env.started({ settings: settings(hostSettings), workspaceFolder: env.dir, auditSinks: [sink], ...(confirmer ? { confirmer } : {}) });
+    const token = newGatewayToken();
+    gateway = new Gateway(host, { confirmations: 'upstream', logger: host.log, ...gatewayOptions });
+    return { host, sink, token, http: await gateway.listenHttp({ token }) };
+  };
+
+  it("over the role's budget: a selection plus search_tools, whose finds are offered next (list_changed)", async () => {
+    const { host, http, token } = await startWith({ servers: [env.stdio('many', 'many-tools')], autoApprove: ['many/*'], toolBudget: { maxTools: 5 } });
+    const client = await connect(http, token);
+    let changed = 0;
+    client.setNotificationHandler('notifications/tools/list_changed', () => void changed++);
+    const first = (await client.listTools()).tools;
+    assert.equal(first.length, 5);
+    assert.equal(first[4].name, 'search_tools');
+    assert.equal(host.snapshot().exposed.length, 100);
+    const found = await client.callTool({ name: 'search_tools', arguments: { query: 'refund ticket', limit: 1 } });
+    assert.match(text(found), /refund_ticket/);
+    await waitFor('list_changed after search_tools', () => changed > 0);
+    const next = (await client.listTools()).tools.map((t) => t.name);
+    assert.ok(next.some((n) => n.endsWith('refund_ticket')), next.join(', '));
+    const refund = next.find((n) => n.endsWith('refund_ticket'))!;
+    assert.match(text(await client.callTool({ name: refund, arguments: { id: '7' } })), /refund_ticket done for 7/);
+  });
+
+  it("offers the role's resources and prompts, read and used through the host's catalog", async () => {
+    const { http, token, sink } = await startWith({
+      servers: [env.stdio('catalog', 'catalog')],
+      roles: [role('reader', { resources: ['catalog/fixture://catalog/doc/*', 'catalog/fixture://catalog/item/*'], prompts: ['catalog/greet'] })],
+      activeRole: 'reader',
+    });
+    const client = await connect(http, token);
+    const resources = (await client.listResources()).resources.map((r) => r.uri);
+    assert.deepEqual(resources, [1, 2, 3, 4, 5, 6, 7].map((i) => `fixture://catalog/doc/${i}`));
+    assert.deepEqual((await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate), ['fixture://catalog/item/{id}']);
+    const doc = await client.readResource({ uri: 'fixture://catalog/doc/2' });
+    assert.match((doc.contents[0] as Any).text, /doc-2/);
+    assert.match(((await client.readResource({ uri: 'fixture://catalog/item/9' })).contents[0] as Any).text, /item 9/);
+    await assert.rejects(client.readResource({ uri: 'fixture://catalog/image.png' }), /not available/);
+    assert.deepEqual((await client.listPrompts()).prompts.map((p) => p.name), ['greet']);
+    const greet = await client.getPrompt({ name: 'greet', arguments: { name: 'Ada' } });
+    assert.match(JSON.stringify(greet.messages), /Ada/);
+    await assert.rejects(client.getPrompt({ name: 'plain' }), /not available/);
+    assert.ok(sink.records.some((r: Any) => r.kind === 'resource' && r.outcome === 'ok'), JSON.stringify(sink.records.map((r: Any) => r.kind)));
+  });
+
+  it('passes progress back when the client asked with a progressToken', async () => {
+    const { http, token } = await startWith({ servers: [env.stdio('tasks', 'tasks')], autoApprove: ['tasks/*'] });
+    const client = await connect(http, token);
+    const name = (await client.listTools()).tools.map((t) => t.name).find((n) => n.endsWith('progress'))!;
+    const seen: Any[] = [];
+    const out = await client.callTool({ name, arguments: { steps: 3, stepMs: 10 } }, { onprogress: (p: Any) => seen.push(p) });
+    assert.equal(out.isError, false);
+    assert.ok(seen.length >= 1, 'progress reached the client');
+    assert.equal(seen[seen.length - 1].total, 3);
+  });
+
+  it("confirmations 'host': the host's confirmer asks, and annotateForEditor marks only auto-approved tools read-only", async () => {
+    const asked: Any[] = [];
+    const confirmer = { confirm: async (r: Any) => (asked.push(r), 'once' as const) };
+    const { host, http, token } = await startWith({ servers: [env.stdio('basic', 'basic')], autoApprove: ['basic/noop'] }, { confirmations: 'host', annotateForEditor: true }, confirmer);
+    const client = await connect(http, token, {}, 'Visual Studio Code');
+    const tools = (await client.listTools()).tools;
+    const byTool = (t: string) => tools.find((x) => x.name.endsWith(t))!;
+    assert.equal(byTool('noop').annotations?.readOnlyHint, true);
+    assert.equal(byTool('echo').annotations?.readOnlyHint, undefined, 'echo says readOnlyHint, but the host asks for it: the editor must not skip asking');
+    assert.equal(text(await client.callTool({ name: byTool('echo').name, arguments: { text: 'x' } })), 'echo: x');
+    assert.equal(asked.length, 1);
+    assert.deepEqual(asked[0].actor, { kind: 'upstream', client: 'Visual Studio Code', version: '1.2.3', transport: 'http' });
+    void host;
+  });
+
+  it('serves the 2026-07-28 revision too: a negotiating client lists and is asked through input_required', async () => {
+    const { host, http, token } = await start();
+    const client = new Client({ name: 'modern-agent', version: '2' }, { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: 'auto' } } as Any);
+    const questions: Any[] = [];
+    client.setRequestHandler('elicitation/create', async (request: Any) => (questions.push(request.params), { action: 'accept', content: { approve: true } }));
+    await client.connect(new StreamableHTTPClientTransport(new URL(http.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+    clients.push(client);
+    assert.equal((client as Any).getNegotiatedProtocolVersion?.() ?? '2026-07-28', '2026-07-28');
+    assert.deepEqual((await client.listTools()).tools.map((t) => t.name), exposedNames(host));
+    const add = exposedNames(host).find((n) => n.endsWith('add'))!;
+    assert.equal(text(await client.callTool({ name: add, arguments: { a: 4, b: 5 } })), '9');
+    assert.equal(questions.length, 1);
+    assert.ok(gateway!.clients().some((c) => c.name === 'modern-agent'));
+  });
 });
