@@ -2,7 +2,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Gateway } from '../core/gateway/gateway';
 import { newGatewayToken } from '../core/gateway/bearerToken';
-import { createHost } from './createHost';
+import { UpstreamRelay } from '../core/gateway/upstreamRelay';
+import { createHost, noAnswers } from './createHost';
 import { DenyingConfirmer } from './denyingConfirmer';
 import { CliError, ExitCode } from './exitCodes';
 import type { Lifecycle } from './lifecycle';
@@ -40,6 +41,9 @@ export async function runServe(o: ServeOptions, lifecycle: Lifecycle): Promise<n
   const workspace = loadWorkspace(o.workspace, o.role);
   printProblems(workspace.problems);
   const logger = createStderrLogger(o.verbose);
+  // The servers' questions go to the agent whose call they serve; the rest are declined with a warning.
+  const nobody = noAnswers((line) => logger.warn(line), 'the agent cannot be asked for it');
+  const relay = new UpstreamRelay(nobody.elicitation);
   const host = lifecycle.track(
     createHost(workspace, {
       onClose: (c) => lifecycle.onClose(c),
@@ -51,11 +55,12 @@ export async function runServe(o: ServeOptions, lifecycle: Lifecycle): Promise<n
       // Calls through the gateway are confirmed by the agent's user (elicitation); nothing else calls.
       confirmer: new DenyingConfirmer('the gateway asks its client, not the terminal'),
       consent: o.http ? consentPromptFor(workspace.dir, canAskOnTerminal()) : noTerminalConsent('serve --stdio cannot ask (stdin is the protocol)'),
+      serverRequests: { ...nobody, elicitation: relay },
       logger,
       verbose: o.verbose,
     }),
   );
-  const gateway = new Gateway(host, { confirmations: 'upstream', logger });
+  const gateway = new Gateway(host, { confirmations: 'upstream', logger, relay });
   lifecycle.onClose(() => gateway.close());
   await host.start();
   printProblems(host.snapshot().problems);

@@ -9,6 +9,9 @@ import { actor } from '../../../../src/core/audit/actor';
 import { MemorySink } from '../../../../src/core/audit/auditLog';
 import { Gateway, type GatewayHttp } from '../../../../src/core/gateway/gateway';
 import { newGatewayToken } from '../../../../src/core/gateway/bearerToken';
+import { UpstreamRelay } from '../../../../src/core/gateway/upstreamRelay';
+import { decliningPrompter } from '../../../../src/core/requests/elicitationPrompter';
+import { refusingSampler } from '../../../../src/core/requests/sampler';
 import type { McpHost } from '../../../../src/core/host/mcpHost';
 import { role, settings, useTestEnv, waitFor, withTimeout, type Any } from '../helpers';
 
@@ -277,5 +280,34 @@ describe('gateway (SDK v2 client over HTTP)', function () {
     assert.equal(text(await client.callTool({ name: add, arguments: { a: 4, b: 5 } })), '9');
     assert.equal(questions.length, 1);
     assert.ok(gateway!.clients().some((c) => c.name === 'modern-agent'));
+  });
+
+  it("relays a server's question during a call to the client whose call it is (the host's policy and audit still decide)", async () => {
+    const relay = new UpstreamRelay(decliningPrompter('nobody else can be asked'));
+    const sink = new MemorySink();
+    const host = await env.started({
+      settings: settings({ servers: [env.stdio('asks', 'asks')], autoApprove: ['asks/*'] }),
+      serverRequests: { elicitation: relay, sampler: refusingSampler('no sampling here') },
+      auditSinks: [sink],
+    });
+    const token = newGatewayToken();
+    gateway = new Gateway(host, { confirmations: 'upstream', logger: host.log, relay });
+    const http = await gateway.listenHttp({ token });
+    const questions: Any[] = [];
+    const client = await connect(http, token, { elicitation: { form: {} } });
+    client.setRequestHandler('elicitation/create', async (request: Any) => (questions.push(request.params), { action: 'accept', content: { name: 'Grace' } }));
+    const askForm = exposedNames(host).find((n) => n.endsWith('ask_form'))!;
+    const out = await client.callTool({ name: askForm, arguments: {} });
+    assert.equal(out.isError, false, text(out));
+    assert.equal(JSON.parse(text(out)).content.name, 'Grace');
+    assert.equal(questions.length, 1);
+    assert.match(questions[0].message, /Server "asks" asks during the call of ask_form: Tell us about yourself/);
+    assert.ok(questions[0].requestedSchema.properties.name, 'the server\'s own form');
+    assert.ok(sink.records.some((r: Any) => r.kind === 'elicitation' && r.outcome === 'accepted'), JSON.stringify(sink.records.map((r: Any) => [r.kind, r.outcome])));
+
+    // A client that cannot be asked: the question goes to the fallback (declined), the call still ends.
+    const plain = await connect(http, token, {}, 'plain-agent');
+    const declined = await plain.callTool({ name: askForm, arguments: {} });
+    assert.equal(JSON.parse(text(declined)).action, 'decline');
   });
 });
