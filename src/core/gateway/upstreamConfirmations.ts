@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { inputRequired, inputResponse, type InputRequest, type InputRequiredResult } from '@modelcontextprotocol/server';
-import type { ConfirmationAnswer, ConfirmationRequest, Confirmer } from '../calls/confirmer';
+import type { ConfirmationRequest, Confirmer } from '../calls/confirmer';
 import type { ToolCallResult } from '../calls/toolRouter';
 import { cut } from '../util/text';
 
