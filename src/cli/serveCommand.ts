@@ -70,7 +70,9 @@ export async function runServe(o: ServeOptions, lifecycle: Lifecycle): Promise<n
   }
 
   const token = newGatewayToken();
-  const http = await gateway.listenHttp({ port: o.port, token });
+  const http = await gateway.listenHttp({ port: o.port, token }).catch((e: NodeJS.ErrnoException) => {
+    throw new CliError(`cannot listen on 127.0.0.1${o.port ? `:${o.port}` : ''}: ${e.code === 'EADDRINUSE' ? 'the port is in use' : e.message}`, ExitCode.failure);
+  });
   const role = host.snapshot().role;
   writeStdout(`MCP Host gateway: ${http.url}${role ? ` (role ${role})` : ''}\n`);
   if (o.tokenFile !== undefined) {
