@@ -19,11 +19,9 @@
  */
 const assert = require('assert');
 const fs = require('fs');
-const os = require('os');
 const path = require('path');
-const { cleanupAll } = require('../runner/cleanup');
 const { openWorkbench } = require('../runner/workbench');
-const { runSuite, prepareWorkspace, parseCommonArgs, REPO } = require('../extension/run');
+const { runSuite, runTwoParts, prepareWorkspace, REPO } = require('../extension/run');
 const ui = require('../ui/lib');
 
 const TEMPLATE = path.join(__dirname, 'workspace');
@@ -122,41 +120,21 @@ async function domPart(o) {
       },
     },
   ];
-  let result;
-  try {
-    result = await ui.runTests('confirmations of the editor\'s agent through the gateway (Playwright)', tests, {
-      onFailure: async (name) => {
-        const file = path.join(o.artifacts || path.join(os.tmpdir(), 'mcp-host-gateway-artifacts'), `${ui.slug(name)}.png`);
-        await ui.screenshot(page, file);
-        process.stderr.write(`[gateway suite] screenshot: ${file}\n`);
-      },
-    });
-  } finally {
-    await wb.close();
-    if (!o.keepTmp) ws.remove();
-  }
-  return result;
-}
-
-async function main() {
-  const o = parseCommonArgs(process.argv.slice(2));
-  const t0 = Date.now();
-  const hostPart = await runSuite({ ...o, tests: path.join(__dirname, 'suite', 'index.js'), template: TEMPLATE });
-  process.stdout.write(`extension host: ${hostPart.passed} passed, ${hostPart.failed} failed\n`);
-  const dom = await domPart(o);
-  process.stdout.write(`workbench dialogs: ${dom.passed} passed, ${dom.failed} failed\n`);
-  const passed = hostPart.passed + dom.passed;
-  const failed = hostPart.failed + dom.failed;
-  process.stderr.write(`[gateway suite] ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
-  process.stdout.write(`${passed} passed, ${failed} failed\n`);
-  process.exitCode = failed || hostPart.code ? 1 : 0;
-}
-
-if (require.main === module) {
-  main().catch(async (e) => {
-    process.stderr.write(`[gateway suite] fatal: ${(e && e.stack) || e}\n`);
-    await cleanupAll();
-    process.stdout.write('0 passed, 1 failed\n');
-    process.exit(1);
+  return ui.runWorkbenchTests("confirmations of the editor's agent through the gateway (Playwright)", tests, {
+    page,
+    suite: 'gateway',
+    artifacts: o.artifacts,
+    finish: async () => {
+      await wb.close();
+      if (!o.keepTmp) ws.remove();
+    },
   });
 }
+
+runTwoParts({
+  suite: 'gateway',
+  host: (o) => runSuite({ ...o, tests: path.join(__dirname, 'suite', 'index.js'), template: TEMPLATE }),
+  hostLabel: 'extension host',
+  dom: domPart,
+  domLabel: 'workbench dialogs',
+});
