@@ -69,7 +69,8 @@ export class EditorGateway implements vscode.McpServerDefinitionProvider<vscode.
     this.disposables.add(
       controller.onDidChange(() => {
         const snapshot = this.controller.host.snapshot();
-        if (snapshot.trusted !== (this._status.kind !== 'untrusted') && this.enabled()) void this.sync();
+        // Trust is granted once per window (never taken back without a reload).
+        if (this._status.kind === 'untrusted' && snapshot.trusted) void this.sync();
         if (snapshot.role !== this.role) {
           this.role = snapshot.role;
           if (this.running) this._onDidChangeMcpServerDefinitions.fire();
