@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { newGatewayToken } from '../../core/gateway/bearerToken';
 import { Gateway, type GatewayHttp, type UpstreamClient } from '../../core/gateway/gateway';
 import { SETTINGS_SECTION } from '../../core/settings/settingPath';
 import { SettingsSchema } from '../../core/settings/settingsSchema';
@@ -56,7 +56,7 @@ export class EditorGateway implements vscode.McpServerDefinitionProvider<vscode.
   private closed = false;
 
   constructor(
-    private readonly controller: HostController,
+    private readonly controller: Pick<HostController, 'host' | 'onDidChange'>,
     private readonly logger: Logger,
   ) {
     this.role = controller.host.snapshot().role;
@@ -151,7 +151,7 @@ export class EditorGateway implements vscode.McpServerDefinitionProvider<vscode.
 
   private async start(): Promise<Running> {
     const gateway = new Gateway(this.controller.host, { confirmations: 'host', annotateForEditor: true, logger: this.logger });
-    const token = randomBytes(32).toString('base64url');
+    const token = newGatewayToken();
     const subscriptions = new DisposableStore();
     try {
       const http = await gateway.listenHttp({ token });
