@@ -9,12 +9,13 @@ import { clientText, GATEWAY_LABEL, GATEWAY_SETTING, type GatewayStatus } from '
 export function gatewayItem(node: GatewayNode): vscode.TreeItem {
   const s = node.status;
   const clients = s.kind === 'listening' ? s.clients.length : 0;
-  const item = new vscode.TreeItem(`Gateway: ${GATEWAY_LABEL} for the editor's agents`, clients ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+  // Short: the side bar is 300 px wide by default; the tooltip says what it is.
+  const item = new vscode.TreeItem('Gateway', clients ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
   item.id = 'gateway';
   item.description = statusText(s);
   item.tooltip =
     s.kind === 'listening'
-      ? `Offered to the editor's MCP support on ${s.url} (token in memory only). Every call goes through this role's tools, rules, confirmations and audit. ${GATEWAY_SETTING} turns it off.`
+      ? `${GATEWAY_LABEL}, offered to the editor's agents on ${s.url} (token in memory only). Every call goes through this role's tools, rules, confirmations and audit. ${GATEWAY_SETTING} turns it off.`
       : s.kind === 'untrusted'
         ? 'The workspace is not trusted: MCP Host starts no server, so the editor is offered none.'
         : s.kind === 'failed'

@@ -12,7 +12,7 @@ const listening = (clients: UpstreamClient[]): GatewayStatus => ({ kind: 'listen
 describe('the gateway in the Servers view', () => {
   it('says how many clients are connected and lists each with its transport and calls', () => {
     const item = gatewayItem({ kind: 'gateway', status: listening([editor, claude]) });
-    assert.equal(item.label, "Gateway: MCP Host for the editor's agents");
+    assert.equal(item.label, 'Gateway');
     assert.equal(item.description, '2 clients connected');
     assert.equal(item.collapsibleState, fake.TreeItemCollapsibleState.Expanded);
     assert.match(String(item.tooltip), /http:\/\/127\.0\.0\.1:40123\/mcp/);
