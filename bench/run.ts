@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { FIXTURE_SERVERS_DIR, descendantPidsOf } from '../test/fixtures/fixtureServers';
 import { BENCH_SERVERS_DIR, errorText, fmtCi, load1, ROOT, type BenchResult, type Row, type Verdict } from './common';
 import { CONCURRENCY_DEFAULTS, concurrency } from './concurrency';
+import { GATEWAY_CALL_DEFAULTS, gatewayCall } from './gatewayCall';
 import { LARGE_DEFAULTS, largeResult } from './largeResult';
 import { ONE_SHOT_DEFAULTS, oneShotCall } from './oneShotCall';
 import { PACKAGE_DEFAULTS, packageCost } from './packageCost';
@@ -51,6 +52,7 @@ const BENCHES: readonly Bench[] = [
   { key: 'oneshot', title: 'One-shot call', run: (q) => oneShotCall(q ? { ...ONE_SHOT_DEFAULTS, blocks: 2 } : ONE_SHOT_DEFAULTS) },
   { key: 'registry', title: 'Registry scale', run: (q) => registryScale(q ? { ...REGISTRY_DEFAULTS, fullRuns: 4, refreshRuns: 10 } : REGISTRY_DEFAULTS) },
   { key: 'package', title: 'Package', run: (q) => packageCost(q ? { ...PACKAGE_DEFAULTS, reps: 2 } : PACKAGE_DEFAULTS) },
+  { key: 'gateway', title: 'Gateway call', run: (q) => gatewayCall(q ? { ...GATEWAY_CALL_DEFAULTS, blocks: 3, rounds: 1, warmup: 50 } : GATEWAY_CALL_DEFAULTS) },
   { key: 'toolbudget', title: 'Tool budget (no target)', run: async () => toolBudgetBench() },
   { key: 'telemetry', title: 'Telemetry cost (no target)', run: (q) => telemetryBench(q ? { blocks: 4, blockSize: 100, warmup: 100 } : TELEMETRY_COST_DEFAULTS) },
   // Last: it starts and stops some 900 server processes, and the load they leave (the 1-minute load

@@ -1,5 +1,6 @@
 import { AUDIT_RECORD_KINDS } from '../core/audit/auditRecord';
 import type { CommandSpec, Fail, OptionSpec } from './parseCommandLine';
+import { CONFIG_TARGETS } from './serveConfig';
 
 /** The options of `mcp-host`, by name; each command below picks the ones it takes. */
 const OPTIONS = {
@@ -20,6 +21,11 @@ const OPTIONS = {
   kind: { type: 'string', choices: AUDIT_RECORD_KINDS },
   outcome: { type: 'string', parse: nonEmpty('--outcome') },
   format: { type: 'string', choices: ['jsonl', 'csv'], parse: (raw: string | undefined) => raw ?? 'jsonl' },
+  stdio: { type: 'boolean' },
+  http: { type: 'boolean' },
+  port: { type: 'string', parse: port },
+  'token-file': { type: 'string', key: 'tokenFile', parse: nonEmpty('--token-file') },
+  'print-config': { type: 'string', key: 'printConfig', choices: CONFIG_TARGETS },
 } as const satisfies Record<string, OptionSpec>;
 
 type OptionName = keyof typeof OPTIONS;
@@ -41,6 +47,7 @@ export const COMMAND_TABLE = {
     positionals: { key: 'name', label: 'tool NAME', variadic: false, missing: 'missing the tool NAME to call' },
   },
   session: { options: pick(...COMMON, 'yes', 'allow-servers', 'audit', 'timeout', 'login') },
+  serve: { options: pick(...COMMON, 'stdio', 'http', 'port', 'token-file', 'print-config', 'allow-servers', 'audit', 'timeout') },
   login: {
     options: pick('workspace', 'verbose', 'audit'),
     positionals: { key: 'server', label: 'server NAME', variadic: false, missing: 'missing the server NAME to sign in to' },
@@ -68,6 +75,13 @@ function date(raw: string | undefined, fail: Fail): Date | undefined {
   const t = Date.parse(raw);
   if (Number.isNaN(t)) fail(`--since expects a date like 2026-01-31 or 2026-01-31T12:00:00Z, got ${JSON.stringify(raw)}`);
   return new Date(t);
+}
+
+/** `--port N`: 1–65535 (0, the default, is a random free port). */
+function port(raw: string | undefined, fail: Fail): number | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 65535) fail(`--port expects a port number from 1 to 65535, got ${JSON.stringify(raw)}`);
+  return Number(raw);
 }
 
 function milliseconds(raw: string | undefined, fail: Fail): number | undefined {

@@ -55,6 +55,8 @@ Commands:
   call      Make one tool call through the host's router (role check, argument validation,
             confirmation, timeout, audit) and print what a model would be given.
   session   A long-lived host driven by JSON lines on stdin, answering on stdout.
+  serve     The host as an MCP server for another agent (Claude Code, VS Code, Copilot CLI):
+            the role's tools, resources and prompts, every call through the router and audit.
   login     Sign in to a remote server (OAuth) in the browser and keep its tokens.
   logout    Forget a remote server's tokens and client registrations.
   lock      Write what the servers list now to mcp-host.lock.json (approve tool definitions).
@@ -290,8 +292,37 @@ is written; the message names the command).
 ${COMMON}`;
 
 
+const SERVE = `Usage: \${USAGE.serve}
+
+Serves the host as one MCP server to another agent, in place of the servers it runs: exactly what
+the role offers (its tools under their exposed names with their reviewed definitions, quarantined
+tools absent; its resources and prompts; search_tools when the role's budget is exceeded), and
+list_changed when that changes. Every call goes through the router (role, argument validation,
+pins, rules, timeout, audit with the agent's clientInfo as actor); the agent's cancellation reaches
+the server, and progress comes back. A call that needs confirmation asks the agent's user through
+elicitation; an agent that did not declare elicitation gets a denial that says so. Never run unasked.
+Both protocol eras are served: 2025-era clients (initialize) and the 2026-07-28 revision.
+
+  --stdio             MCP on stdin/stdout (the default): an agent starts "mcp-host serve". stdin
+                      must not be a terminal. Ends when stdin ends. Servers not allowed yet do not
+                      start (nobody can be asked): "mcp-host allow" first, or --allow-servers.
+  --http              Streamable HTTP on 127.0.0.1 only. Prints the URL and a token made for this
+                      start; every request needs "Authorization: Bearer <token>" (401 otherwise).
+                      Runs until SIGINT/SIGTERM.
+  --port N            Port for --http (default: a random free port).
+  --token-file PATH   Write the token to PATH (mode 0600) instead of printing it.
+  --print-config claude-code|vscode|copilot-cli
+                      Print the entry that starts "mcp-host serve --stdio" (with --role) for
+                      .mcp.json (Claude Code; VS Code reads it too), .vscode/mcp.json or Copilot
+                      CLI's ~/.copilot/mcp-config.json, and exit.
+  --allow-servers, --audit FILE, --timeout MS: as for session.
+
+\${COMMON}`;
+
 export function helpText(topic?: CommandName): string {
   switch (topic) {
+    case 'serve':
+      return SERVE;
     case 'check':
       return CHECK;
     case 'call':

@@ -10,6 +10,7 @@ import { exitProcess, Lifecycle } from './lifecycle';
 import { writeStderr, writeStdout } from './output';
 import { COMMANDS, parseArgs, type CommandName } from './parseArgs';
 import { runLock } from './lockCommand';
+import { runServe } from './serveCommand';
 import { runSession } from './sessionCommand';
 import { CLI_VERSION } from './version';
 
@@ -30,6 +31,8 @@ export async function main(argv: readonly string[], lifecycle: Lifecycle): Promi
         return await runCall(parsed.options, lifecycle);
       case 'session':
         return await runSession(parsed.options, lifecycle);
+      case 'serve':
+        return await runServe(parsed.options, lifecycle);
       case 'login':
         return await runLogin(parsed.options, lifecycle);
       case 'logout':

@@ -1,5 +1,6 @@
 import { COMMAND_TABLE } from './commandTable';
 import { parseCommandLine } from './parseCommandLine';
+import type { ConfigTarget } from './serveConfig';
 
 /** The commands of `mcp-host`. */
 export const COMMANDS = Object.keys(COMMAND_TABLE) as CommandName[];
@@ -72,6 +73,21 @@ export interface SessionOptions extends CommonOptions, LoginFlag, AllowServersFl
   readonly timeoutMs?: number;
 }
 
+/** `serve`: the host as an MCP server (the gateway) for another agent. */
+export interface ServeOptions extends CommonOptions, AllowServersFlag {
+  /** `--stdio` (the default) or `--http`. */
+  readonly stdio: boolean;
+  readonly http: boolean;
+  /** `--port N` with --http; default: a random free port. */
+  readonly port?: number;
+  /** `--token-file PATH`: where the token is written (0600) instead of printing it. */
+  readonly tokenFile?: string;
+  /** `--print-config TARGET`: print the agent's configuration entry and exit. */
+  readonly printConfig?: ConfigTarget;
+  readonly audit?: string;
+  readonly timeoutMs?: number;
+}
+
 /** `allow [NAME…]`: record consent for servers to start, without starting them. */
 export interface AllowOptions {
   readonly workspace?: string;
@@ -96,6 +112,7 @@ export type ParsedCommand =
   | { readonly command: 'check'; readonly options: CheckOptions }
   | { readonly command: 'call'; readonly options: CallOptions }
   | { readonly command: 'session'; readonly options: SessionOptions }
+  | { readonly command: 'serve'; readonly options: ServeOptions }
   | { readonly command: 'login' | 'logout'; readonly options: AuthOptions }
   | { readonly command: 'lock'; readonly options: LockOptions }
   | { readonly command: 'allow'; readonly options: AllowOptions }

@@ -10,6 +10,7 @@ import { createGatewayServer, type GatewayContext } from './gatewaySession';
 import { listenHttp, type HttpListener } from './httpGateway';
 import { UpstreamClients, type UpstreamClient } from './upstreamClients';
 import { UpstreamConfirmations } from './upstreamConfirmations';
+import type { UpstreamRelay } from './upstreamRelay';
 import { ViewChanges } from './viewChanges';
 
 export type { UpstreamClient, UpstreamTransport } from './upstreamClients';
@@ -24,6 +25,11 @@ export interface GatewayOptions {
   /** Tools the host auto-approves carry `readOnlyHint: true` (so an editor does not ask again); tools that ask never do. */
   readonly annotateForEditor?: boolean;
   readonly logger: Logger;
+  /**
+   * The host's elicitation port (McpHostOptions.serverRequests) when it should relay the servers'
+   * questions to the upstream client whose call they serve (`confirmations: 'upstream'` only).
+   */
+  readonly relay?: UpstreamRelay;
 }
 
 export interface GatewayHttp {
@@ -74,6 +80,7 @@ export class Gateway {
       offer: (id) => this.offer(id),
       toolsFound: () => this.notify('tools'),
     };
+    options.relay?.attach((server) => this.asking.askDuringCall(server));
     const changes = new ViewChanges(() => host.snapshot(), (kind) => this.notify(kind));
     this.store.add(host.onDidChange(() => changes.check()));
   }

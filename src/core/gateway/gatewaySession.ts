@@ -109,7 +109,8 @@ export function createGatewayServer(gw: GatewayContext, spec: SessionSpec): Serv
         `Tool "${name}" needs confirmation and MCP Host cannot ask: client "${client.name}" did not declare the elicitation capability. The call was denied and not run; a person can allow it in MCP Host's policy (autoApprove) or use a client that supports elicitation.`,
       );
     } else {
-      round = await gw.asking.start(client.id, name, ctx.mcpReq.signal, (confirmer, signal) => call(signal, confirmer));
+      const server = () => gw.host.snapshot().exposed.find((t) => t.entry.name === name)?.entry.server;
+      round = await gw.asking.start(client.id, name, server, ctx.mcpReq.signal, (confirmer, signal) => call(signal, confirmer));
     }
     return 'done' in round ? toCallResult(round.done) : round.ask;
   });

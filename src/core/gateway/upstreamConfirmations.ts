@@ -1,87 +1,113 @@
 import { randomUUID } from 'node:crypto';
-import { inputRequired, inputResponse, type InputRequiredResult } from '@modelcontextprotocol/server';
-import type { ConfirmationAnswer, ConfirmationRequest, Confirmer } from '../calls/confirmer';
+import { inputRequired, inputResponse, type InputRequest, type InputRequiredResult } from '@modelcontextprotocol/server';
+import type { ConfirmationRequest, Confirmer } from '../calls/confirmer';
 import type { ToolCallResult } from '../calls/toolRouter';
 import { cut } from '../util/text';
 
 /** The key of the gateway's question in `inputRequests` / `inputResponses`. */
-export const CONFIRM_KEY = 'confirm';
-/** How long a question waits for the client's retry before the call is denied (the SDK's default round timeout). */
+export const ASK_KEY = 'mcp-host';
+/** How long a question waits for the client's retry before it counts as declined (the SDK's default round timeout). */
 const DEFAULT_WAIT_MS = 600_000;
 
-/** A tool call of an upstream client in flight through the router, possibly waiting for its answer. */
+/** One question to the client: what to send, and what to do with its response (undefined: none came). */
+interface Question {
+  readonly input: InputRequest;
+  readonly answer: (response: Record<string, unknown> | undefined) => void;
+}
+
+/** A tool call of an upstream client in flight through the router, possibly waiting for an answer. */
 interface PendingCall {
   readonly owner: string;
   readonly name: string;
-  readonly result: Promise<ToolCallResult>;
+  /** The server behind the call (the tool's server), looked up only when a server asks something. */
+  readonly server: () => string | undefined;
   readonly abort: AbortController;
-  /** Set while the router waits for the client's answer. */
-  question?: { readonly request: ConfirmationRequest; readonly answer: (a: ConfirmationAnswer) => void };
-  /** Resolves when the router asks (again). */
+  result?: Promise<ToolCallResult>;
+  question?: Question;
+  /** Resolves when a question is posed. */
   asked: Promise<void>;
   onAsked: () => void;
-  timer?: NodeJS.Timeout;
 }
 
 /** What one round of a `tools/call` returns: the call's result, or the question for the client. */
 export type CallRound = { readonly done: ToolCallResult } | { readonly ask: InputRequiredResult };
 
 /**
- * Confirmation by the upstream client (`confirmations: 'upstream'`), over the multi-round-trip
- * flow of the SDK (input_required results): when the router asks, the `tools/call` answers with
- * an elicitation naming tool, server and arguments, and the call waits in the router; the client's
- * retry (its `requestState` names the call) answers the question and the call goes on. On
- * 2025-era connections the SDK's legacy shim turns this into a real `elicitation/create` request,
- * so both eras ask the same way. Decline, cancel, no answer in time or a retry that does not fit
- * deny; the call never runs unasked.
+ * The upstream client's calls in flight, and the questions they put to it over the SDK's
+ * multi-round-trip flow (input_required results): a confirmation the router asks for
+ * (`confirmations: 'upstream'`), or a question a server behind asks during the call (relayed,
+ * see UpstreamRelay). The `tools/call` answers with the question while the call waits; the
+ * client's retry (its `requestState` names the call) answers it and the call goes on. On 2025-era
+ * connections the SDK's legacy shim turns this into a real `elicitation/create` request, so both
+ * eras ask the same way. Decline, cancel, no answer in time or a retry that does not fit count as
+ * no; a call never runs unasked.
  */
 export class UpstreamConfirmations {
   private readonly calls = new Map<string, PendingCall>();
 
   constructor(private readonly waitMs = DEFAULT_WAIT_MS) {}
 
-  /** Starts a call whose confirmation is asked of `owner`; `run` gets the per-call confirmer and signal. */
-  async start(owner: string, name: string, signal: AbortSignal, run: (confirmer: Confirmer, signal: AbortSignal) => Promise<ToolCallResult>): Promise<CallRound> {
+  /** Starts a call; `run` gets the confirmer that asks `owner`, and the call's signal. */
+  async start(owner: string, name: string, server: () => string | undefined, signal: AbortSignal, run: (confirmer: Confirmer, signal: AbortSignal) => Promise<ToolCallResult>): Promise<CallRound> {
     const id = randomUUID();
-    const abort = new AbortController();
     let onAsked!: () => void;
-    const pending: PendingCall = { owner, name, abort, asked: new Promise<void>((r) => (onAsked = r)), onAsked: () => onAsked(), result: undefined as unknown as Promise<ToolCallResult> };
+    const pending: PendingCall = { owner, name, server, abort: new AbortController(), asked: new Promise<void>((r) => (onAsked = r)), onAsked: () => onAsked() };
     const confirmer: Confirmer = {
-      confirm: (request, callSignal) =>
-        new Promise<ConfirmationAnswer>((resolve) => {
-          const answer = (a: ConfirmationAnswer) => {
-            clearTimeout(pending.timer);
-            pending.question = undefined;
-            resolve(a);
-          };
-          if (callSignal?.aborted) return resolve('deny');
-          callSignal?.addEventListener('abort', () => answer('deny'), { once: true });
-          pending.question = { request, answer };
-          pending.timer = setTimeout(() => answer('deny'), this.waitMs);
-          pending.timer.unref?.();
-          const fire = pending.onAsked;
-          pending.asked = new Promise<void>((r) => (pending.onAsked = r));
-          fire();
-        }),
+      confirm: async (request, callSignal) => {
+        const input = inputRequired.elicit({ message: questionText(request), requestedSchema: APPROVE_SCHEMA });
+        const response = await this.pose(pending, input, callSignal);
+        const view = inputResponse(response ? { [ASK_KEY]: response } : undefined, ASK_KEY);
+        return view.kind === 'elicit' && view.action === 'accept' && view.content?.approve === true ? 'once' : 'deny';
+      },
     };
-    (pending as { result: Promise<ToolCallResult> }).result = run(confirmer, abort.signal).finally(() => this.calls.delete(id));
     this.calls.set(id, pending);
+    pending.result = run(confirmer, pending.abort.signal).finally(() => this.calls.delete(id));
     return this.round(id, pending, signal);
   }
 
-  /** A retry with `requestState`: answers the question and goes on; undefined when the state names no call of this client. */
+  /** A retry with `requestState`: answers the question and goes on; undefined when the state names no waiting call of this client. */
   async resume(owner: string, name: string, state: string, responses: Record<string, unknown> | undefined, signal: AbortSignal): Promise<CallRound | undefined> {
     const pending = this.calls.get(state);
     if (!pending || pending.owner !== owner || pending.name !== name || !pending.question) return undefined;
-    const response = inputResponse(responses, CONFIRM_KEY);
-    const content = response.kind === 'elicit' && response.action === 'accept' ? response.content : undefined;
-    pending.question.answer(content?.approve === true ? 'once' : 'deny');
+    const response = responses?.[ASK_KEY];
+    pending.question.answer(response && typeof response === 'object' ? (response as Record<string, unknown>) : undefined);
     return this.round(state, pending, signal);
   }
 
-  /** Ends every waiting call (denied: nobody answered). */
+  /**
+   * Puts a question of `server` to the one upstream client with a call of that server in flight;
+   * undefined when there is no such call, or more than one (then nobody can tell whose it is).
+   */
+  askDuringCall(server: string): ((input: InputRequest, signal: AbortSignal) => Promise<Record<string, unknown> | undefined>) | undefined {
+    const calls = [...this.calls.values()].filter((c) => !c.question && c.server() === server);
+    if (calls.length !== 1) return undefined;
+    return (input, signal) => this.pose(calls[0], input, signal);
+  }
+
+  /** Ends every waiting question (no answer). */
   dispose(): void {
-    for (const p of this.calls.values()) p.question?.answer('deny');
+    for (const p of this.calls.values()) p.question?.answer(undefined);
+  }
+
+  private pose(pending: PendingCall, input: InputRequest, signal?: AbortSignal): Promise<Record<string, unknown> | undefined> {
+    return new Promise((resolve) => {
+      if (signal?.aborted || pending.question) return resolve(undefined);
+      const answer = (response: Record<string, unknown> | undefined) => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        if (pending.question === question) pending.question = undefined;
+        resolve(response);
+      };
+      const onAbort = () => answer(undefined);
+      const question: Question = { input, answer };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const timer = setTimeout(onAbort, this.waitMs);
+      timer.unref?.();
+      pending.question = question;
+      const fire = pending.onAsked;
+      pending.asked = new Promise<void>((r) => (pending.onAsked = r));
+      fire();
+    });
   }
 
   /** Waits until the call ends or asks; the client's abort of this round cancels the call. */
@@ -90,10 +116,9 @@ export class UpstreamConfirmations {
     if (signal.aborted) cancel();
     signal.addEventListener('abort', cancel, { once: true });
     try {
-      const next = await Promise.race([pending.result.then((done) => ({ done })), pending.asked.then(() => undefined)]);
+      const next = await Promise.race([pending.result!.then((done) => ({ done })), pending.asked.then(() => undefined)]);
       if (next) return next;
-      const q = pending.question!.request;
-      return { ask: inputRequired({ inputRequests: { [CONFIRM_KEY]: inputRequired.elicit({ message: questionText(q), requestedSchema: APPROVE_SCHEMA }) }, requestState: id }) };
+      return { ask: inputRequired({ inputRequests: { [ASK_KEY]: pending.question!.input }, requestState: id }) };
     } finally {
       signal.removeEventListener('abort', cancel);
     }

@@ -73,12 +73,18 @@ function isolatedCredentials(): Record<string, string> {
   return { MCP_HOST_CREDENTIALS_FILE: path.join(tempDir('mcp-host-cred-'), 'credentials.json') };
 }
 
-function spawnCli(args: readonly string[], opts: RunOptions): ChildProcess {
+/** How a test starts the CLI: for spawn, or for an MCP client's stdio transport (`serve`). */
+export function cliCommand(args: readonly string[], opts: RunOptions = {}): { command: string; args: string[]; cwd: string; env: Record<string, string> } {
   const cwd = opts.cwd ?? REPO_ROOT;
   const env = { ...process.env, ...nodeEnv(), NODE_PATH: path.join(REPO_ROOT, 'node_modules'), ...isolatedCredentials(), ...opts.env };
   // The workspace's servers are allowed beforehand (in a test config folder), unless the test is about consent.
   const consent = opts.consent === false ? { MCP_HOST_CONFIG_DIR: testConfigDir() } : allowWorkspaceServers(args, cwd, env);
-  return spawn(process.execPath, [...cliEntry(), ...args], { cwd, env: { ...env, ...consent }, stdio: ['pipe', 'pipe', 'pipe'] });
+  return { command: process.execPath, args: [...cliEntry(), ...args], cwd, env: Object.fromEntries(Object.entries({ ...env, ...consent }).filter((e): e is [string, string] => e[1] !== undefined)) };
+}
+
+function spawnCli(args: readonly string[], opts: RunOptions): ChildProcess {
+  const c = cliCommand(args, opts);
+  return spawn(c.command, c.args, { cwd: c.cwd, env: c.env, stdio: ['pipe', 'pipe', 'pipe'] });
 }
 
 /** Start the CLI; `result` settles when it exits (killed with SIGKILL after `timeoutMs`). */

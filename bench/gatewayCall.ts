@@ -1,0 +1,106 @@
+/**
+ * One call through the gateway (issue 29): an upstream SDK v2 client → `mcp-host serve --stdio`
+ * (dist/cli.js: the host's router, policy and audit) → basic.mjs `noop` (a 0 ms tool), against
+ * the same client calling an identical basic.mjs directly (raw A and raw B, the A/A pair). Every
+ * side is connected once, before the blocks; each round makes `calls` sequential calls per side,
+ * in a shuffled order. The figure is the p50 of the per-call latencies, gateway ÷ direct.
+ */
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import { nodeEnv } from '../test/fixtures/fixtureServers';
+import { compare, fmtCi, fmtMs, makeTempDir, rotate, SETSID, serverCommand, settle, type BenchResult } from './common';
+import { round } from './stats';
+import { basicWorkspace, CLI, cliEnv } from './sustainedSession';
+
+export interface GatewayCallOptions {
+  readonly blocks: number;
+  readonly rounds: number;
+  /** Sequential calls per side and round. */
+  readonly calls: number;
+  readonly warmup: number;
+  readonly target: number;
+  readonly seed: number;
+}
+
+export const GATEWAY_CALL_DEFAULTS: GatewayCallOptions = { blocks: 20, rounds: 3, calls: 50, warmup: 300, target: 1.25, seed: 29 };
+
+interface Side {
+  readonly client: Client;
+  readonly tool: string;
+}
+
+async function connect(command: string, args: readonly string[], env: Record<string, string>): Promise<Client> {
+  const client = new Client({ name: 'bench-upstream', version: '0.0.0' });
+  const transport = new StdioClientTransport({ command, args: [...args], env: { ...getDefaultEnvironment(), ...env }, stderr: 'pipe' });
+  transport.stderr?.on('data', () => undefined);
+  await client.connect(transport);
+  return client;
+}
+
+async function timedCalls(side: Side, n: number): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    const r = await side.client.callTool({ name: side.tool, arguments: {} });
+    out.push(performance.now() - t0);
+    if (r.isError) throw new Error(`${side.tool} failed: ${JSON.stringify(r.content)}`);
+  }
+  return out;
+}
+
+export async function gatewayCall(opts: GatewayCallOptions = GATEWAY_CALL_DEFAULTS): Promise<BenchResult> {
+  const tmp = makeTempDir('gateway');
+  const clients: Client[] = [];
+  try {
+    const env = cliEnv(join(tmp.dir, 'config'));
+    const ws = basicWorkspace(join(tmp.dir, 'ws'), env, 'basic', false);
+    const stringEnv = Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
+    const gateway = await connect(process.execPath, [CLI, 'serve', '--stdio', '--workspace', ws, '--allow-servers'], stringEnv);
+    clients.push(gateway);
+    const [command, ...args] = serverCommand('basic');
+    const direct = () => connect(SETSID ?? command, SETSID ? [command, ...args] : args, nodeEnv());
+    const rawA = await direct();
+    const rawB = await direct();
+    clients.push(rawA, rawB);
+    const tool = (await gateway.listTools()).tools.map((t) => t.name).find((n) => n.endsWith('noop'));
+    if (!tool) throw new Error('the gateway does not offer basic/noop');
+    const sides = { rawA: { client: rawA, tool: 'noop' }, rawB: { client: rawB, tool: 'noop' }, host: { client: gateway, tool } };
+    for (const s of Object.values(sides)) await timedCalls(s, opts.warmup);
+    const { blocks } = await rotate(
+      { rawA: () => timedCalls(sides.rawA, opts.calls), rawB: () => timedCalls(sides.rawB, opts.calls), host: () => timedCalls(sides.host, opts.calls) },
+      { blocks: opts.blocks, rounds: opts.rounds, seed: opts.seed, between: () => settle(0) },
+    );
+    const t = compare(blocks, (rounds) => rounds.flat());
+    return {
+      rows: [
+        {
+          id: 'gateway.call',
+          name: 'One call through the gateway (SDK client → mcp-host serve --stdio → 0 ms tool) ÷ the same client calling the server directly, p50',
+          value: round(t.value, 4),
+          unit: '×',
+          ci: t.ci,
+          aa: t.aa,
+          target: { op: '<=', value: opts.target },
+          detail:
+            `gateway ${fmtMs(t.host)} vs direct ${fmtMs(t.raw)} (raw A ${fmtMs(t.rawA)}, raw B ${fmtMs(t.rawB)}) p50 per call, ` +
+            `${opts.blocks} blocks × ${opts.rounds} rounds × ${opts.calls} calls; A/A ${fmtCi(t.aa.value, t.aa.ci)}`,
+        },
+      ],
+      data: { options: opts, medians: { host: t.host, rawA: t.rawA, rawB: t.rawB } },
+    };
+  } finally {
+    await Promise.allSettled(clients.map((c) => c.close()));
+    tmp.remove();
+  }
+}
+
+if (require.main === module) {
+  gatewayCall().then(
+    (r) => console.log(JSON.stringify(r.rows, null, 2)),
+    (e) => {
+      console.error(e);
+      process.exitCode = 1;
+    },
+  );
+}
