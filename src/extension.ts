@@ -4,6 +4,7 @@ import { registerCatalogCommands } from './vscode/catalogCommands';
 import { registerChatParticipant } from './vscode/chatParticipant';
 import { registerNoModelStandIn } from './vscode/noModelProvider';
 import { COMMANDS, registerCommands } from './vscode/commands';
+import { EditorGateway, GATEWAY_PROVIDER_ID } from './vscode/gateway/editorGateway';
 import { HostController } from './vscode/hostController';
 import { OutputLogger } from './vscode/outputLogger';
 import { ProblemReporter } from './vscode/problemReporter';
@@ -17,6 +18,7 @@ import { ToolReviews } from './vscode/toolReview';
 import { trustCommands } from './vscode/trustCommands';
 
 let controller: HostController | undefined;
+let gateway: EditorGateway | undefined;
 
 /**
  * What `activate()` returns outside production (extension tests, development hosts): read access to
@@ -24,6 +26,8 @@ let controller: HostController | undefined;
  */
 export interface McpHostTestApi {
   readonly controller: HostController;
+  /** The gateway offered to the editor's own MCP support (`mcpHost.gateway.enabled`). */
+  readonly gateway: EditorGateway;
 }
 
 /** Builds the graph and returns at once: servers start in the background. */
@@ -47,17 +51,20 @@ export function activate(context: vscode.ExtensionContext): McpHostTestApi | und
   const host = () => c.host;
 
   const tally = new ToolBudgetTally(host, c.onDidChange, logger);
+  const g = new EditorGateway(c, logger);
+  gateway = g;
   const treeChanges = (listener: () => void) => {
-    const a = c.onDidChange(listener);
-    const b = tally.onDidChange(listener);
-    return { dispose: () => (a.dispose(), b.dispose()) };
+    const subscriptions = [c.onDidChange(listener), tally.onDidChange(listener), g.onDidChange(listener)];
+    return { dispose: () => subscriptions.forEach((s) => s.dispose()) };
   };
-  const tree = new ServerTreeProvider(host, treeChanges, () => tally.current());
+  const tree = new ServerTreeProvider(host, treeChanges, () => tally.current(), () => g.status);
   const definitions = new ToolDefinitionProvider(host, c.onDidChange);
   const reviews = new ToolReviews(host);
   const audit = new AuditView(context.extensionUri, host, c.host.onDidRecord);
   context.subscriptions.push(
     tally,
+    g,
+    vscode.lm.registerMcpServerDefinitionProvider(GATEWAY_PROVIDER_ID, g),
     tree,
     vscode.window.createTreeView(SERVERS_VIEW_ID, { treeDataProvider: tree, showCollapseAll: true }),
     definitions,
@@ -76,12 +83,15 @@ export function activate(context: vscode.ExtensionContext): McpHostTestApi | und
 
   c.start();
   openWalkthroughOnFirstRun(context, c).catch((e) => logger.warn(`could not open the walkthrough: ${(e as Error)?.message ?? String(e)}`));
-  return context.extensionMode === vscode.ExtensionMode.Production ? undefined : { controller: c };
+  return context.extensionMode === vscode.ExtensionMode.Production ? undefined : { controller: c, gateway: g };
 }
 
 /** Ends every server process; VS Code waits for the returned promise. */
 export function deactivate(): Promise<void> | undefined {
   const c = controller;
+  const g = gateway;
   controller = undefined;
-  return c?.close();
+  gateway = undefined;
+  // The gateway first: its sessions end before the servers behind it do.
+  return g || c ? (g?.close() ?? Promise.resolve()).then(() => c?.close()) : undefined;
 }

@@ -1,4 +1,5 @@
 import type { ConfirmationRequest } from '../core/calls/confirmer';
+import { actorText } from '../core/audit/callActor';
 import { annotationClaimsSentence } from './annotationClaims';
 
 /** Limits that keep a modal readable whatever a model sends. */
@@ -29,6 +30,8 @@ export function confirmationMessage(request: ConfirmationRequest): ConfirmationM
   const title = request.title && request.title !== request.tool ? ` (${oneLine(request.title, 80)})` : '';
   const message = `Allow the tool "${request.tool}"${title} of MCP server "${request.server}" to run?`;
   const lines: string[] = [];
+  // Not @mcp's model: the editor's agent through the gateway, or an app's view.
+  if (request.actor && request.actor.kind !== 'model') lines.push(`Asked by ${actorText(request.actor)}.`, '');
   if (request.rule) lines.push(...ruleLines(request.rule), '');
   if (request.name !== request.tool) lines.push(`Exposed to the model as "${request.name}".`);
   if (request.role) lines.push(`Role: ${request.role}`);

@@ -5,6 +5,8 @@ import type { Event } from '../core/util/event';
 import { budgetTreeNode } from './budgetTreeNode';
 import { catalogChildren, catalogFolders } from './catalogTreeNodes';
 import { descriptionChangeNodes, eventNodes, eventToolNodes } from './eventTreeItems';
+import type { GatewayStatus } from './gateway/editorGateway';
+import { gatewayClientNodes } from './gateway/gatewayTreeItems';
 import { toTreeItem } from './treeItems';
 import type { RoleToolMeasure } from './toolBudgetTally';
 import type { DetailNode, ServerNode, TreeNode } from './treeNodes';
@@ -24,6 +26,8 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     onDidChange: Event<void>,
     /** The active role's tools and tokens, shown as the first row. */
     private readonly budget?: () => RoleToolMeasure | undefined,
+    /** The gateway for the editor's agents: a row (with its connected clients) unless it is off. */
+    private readonly gateway?: () => GatewayStatus,
   ) {
     this.subscription = onDidChange(() => this.scheduleRefresh());
   }
@@ -44,7 +48,9 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     if (!node) {
       const measure = this.budget?.();
       const servers = snapshot.servers.map((s): ServerNode => ({ kind: 'server', role: snapshot.role, ...s }));
-      return measure && measure.tools > 0 ? [budgetTreeNode(measure), ...servers] : servers;
+      const gateway = this.gateway?.();
+      const first: TreeNode[] = [...(measure && measure.tools > 0 ? [budgetTreeNode(measure)] : []), ...(gateway && gateway.kind !== 'off' ? [{ kind: 'gateway' as const, status: gateway }] : [])];
+      return [...first, ...servers];
     }
     switch (node.kind) {
       case 'server':
@@ -57,6 +63,8 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
         return descriptionChangeNodes(node);
       case 'catalog':
         return catalogChildren(snapshot, node);
+      case 'gateway':
+        return gatewayClientNodes(node.status);
       default:
         return [];
     }

@@ -14,6 +14,7 @@ export const SETUP_COMMANDS = {
   addReadOnlyRole: 'mcpHost.addReadOnlyRole',
   tryChat: 'mcpHost.tryChat',
   openWalkthrough: 'mcpHost.openWalkthrough',
+  enableGateway: 'mcpHost.enableGateway',
 } as const;
 
 /** `contributes.walkthroughs[].id`; the workbench knows it as `<extension id>#<this>`. */
@@ -103,6 +104,13 @@ export function registerSetupCommands({ controller, logger, context }: SetupDeps
   register(SETUP_COMMANDS.tryChat, () => vscode.commands.executeCommand('workbench.action.chat.open', { query: '@mcp /tools' }));
 
   register(SETUP_COMMANDS.openWalkthrough, () => openWalkthrough(context));
+
+  // The person's own user settings (the setting's scope is application): a repository cannot turn it on.
+  register(SETUP_COMMANDS.enableGateway, async () => {
+    await config().update('gateway.enabled', true, vscode.ConfigurationTarget.Global);
+    const untrusted = vscode.workspace.isTrusted ? '' : ' It starts once you trust this workspace: until then MCP Host runs no server.';
+    void vscode.window.showInformationMessage(`MCP Host: the editor's agent mode now gets MCP Host's tools as the MCP server "MCP Host" (mcpHost.gateway.enabled).${untrusted}`);
+  });
 
   const updateContext = () => void vscode.commands.executeCommand('setContext', HAS_SERVERS_CONTEXT, controller.host.settings.servers.length > 0);
   disposables.add(controller.onDidChange(updateContext));

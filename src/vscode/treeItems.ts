@@ -1,6 +1,7 @@
 import type * as vscode from 'vscode';
 import { catalogItem } from './catalogTreeItems';
 import { detailItem, eventItem, eventsItem, eventToolItem } from './eventTreeItems';
+import { gatewayItem } from './gateway/gatewayTreeItems';
 import { serverItem } from './serverTreeItem';
 import { toolItem } from './toolTreeItem';
 import type { TreeNode } from './treeNodes';
@@ -19,6 +20,8 @@ export function toTreeItem(node: TreeNode): vscode.TreeItem {
       return eventToolItem(node);
     case 'detail':
       return detailItem(node);
+    case 'gateway':
+      return gatewayItem(node);
     default:
       return catalogItem(node);
   }

@@ -1,8 +1,15 @@
 import type * as vscode from 'vscode';
 import type { ChangedTool, PromptView, ResourceTemplateView, ResourceView, ServerView, ToolsChangedEvent, ToolView } from '../core/host/hostSnapshot';
+import type { GatewayStatus } from './gateway/editorGateway';
 
 /** The nodes of the Servers view: plain data from the host's snapshot, turned into TreeItems by `toTreeItem`. */
-export type TreeNode = ServerNode | ToolNode | EventsNode | EventNode | EventToolNode | DetailNode | CatalogNode;
+export type TreeNode = ServerNode | ToolNode | EventsNode | EventNode | EventToolNode | DetailNode | CatalogNode | GatewayNode;
+
+/** The gateway offered to the editor's agents (gateway/gatewayTreeItems.ts); its children are the connected clients. */
+export interface GatewayNode {
+  readonly kind: 'gateway';
+  readonly status: GatewayStatus;
+}
 
 /** A server's Resources and Prompts folders and what is in them (catalogTreeNodes.ts). */
 export type CatalogNode = CatalogFolderNode | ResourceNode | ResourceTemplateNode | PromptNode;

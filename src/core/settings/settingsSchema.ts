@@ -136,6 +136,13 @@ export const SettingsSchema = z.object({
     ],
     markdownDescription:
       'Pins tool definitions (description, schemas, annotations) to the reviewed lockfile `mcp-host.lock.json` at the workspace root. A tool\'s description is part of the model\'s prompt: a changed one is not offered to any role until reviewed.',
+  }),  // Editor only (src/vscode/gateway). Application scope: only the person's user settings count, so a
+  // repository's .vscode/settings.json cannot hand the host's tools to the editor's agent.
+  'gateway.enabled': z.boolean({ error: EXPECTED.bool }).meta({
+    default: false,
+    scope: 'application',
+    markdownDescription:
+      "Offer MCP Host to the editor's own agent (agent mode, and whatever the editor forwards its servers to) as one MCP server, **MCP Host**: the active role's tools with their pinned definitions, every call through MCP Host's roles, rules, confirmations and audit. It listens on 127.0.0.1 with a token made at each start. A call that needs confirmation asks in MCP Host's dialog; a tool MCP Host auto-approves is marked so that the editor does not ask again. In an untrusted workspace no server runs, so nothing is offered. User settings only; off until you turn it on.",
   }),
 });
 

@@ -15,6 +15,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { parseArgs } = require('util');
+const { cleanupAll } = require('../runner/cleanup');
 const { runExtensionTests } = require('../runner/runExtensionTests');
 const { writeOwnerFile } = require('../runner/tmpTree');
 
@@ -105,6 +106,34 @@ async function runSuite(o) {
   }
 }
 
+/**
+ * main() of a suite in two parts, mocha in the extension host (`host`, given the options) and then
+ * Playwright on a workbench (`dom`): prints each part's counts under its label, the wall time and the
+ * total "N passed, N failed", and sets the exit code; a fatal error cleans up and counts as a failure.
+ * @param {{ suite: string, host: (o: object) => Promise<{ passed: number, failed: number, code: number }>, hostLabel: string, dom: (o: object) => Promise<{ passed: number, failed: number }>, domLabel: string }} parts
+ */
+function runTwoParts({ suite, host, hostLabel, dom, domLabel }) {
+  const main = async () => {
+    const o = parseCommonArgs(process.argv.slice(2));
+    const t0 = Date.now();
+    const hostPart = await host(o);
+    process.stdout.write(`${hostLabel}: ${hostPart.passed} passed, ${hostPart.failed} failed\n`);
+    const domPart = await dom(o);
+    process.stdout.write(`${domLabel}: ${domPart.passed} passed, ${domPart.failed} failed\n`);
+    const passed = hostPart.passed + domPart.passed;
+    const failed = hostPart.failed + domPart.failed;
+    process.stderr.write(`[${suite} suite] ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+    process.stdout.write(`${passed} passed, ${failed} failed\n`);
+    process.exitCode = failed || hostPart.code ? 1 : 0;
+  };
+  main().catch(async (e) => {
+    process.stderr.write(`[${suite} suite] fatal: ${(e && e.stack) || e}\n`);
+    await cleanupAll();
+    process.stdout.write('0 passed, 1 failed\n');
+    process.exit(1);
+  });
+}
+
 async function main() {
   const o = parseCommonArgs(process.argv.slice(2));
   const r = await runSuite({ ...o, tests: path.join(__dirname, 'suite', 'index.js'), template: path.join(__dirname, 'workspace') });
@@ -114,7 +143,7 @@ async function main() {
   process.exitCode = r.code;
 }
 
-module.exports = { runSuite, prepareWorkspace, parseCommonArgs, REPO, SCRIPTED_MODEL };
+module.exports = { runSuite, runTwoParts, prepareWorkspace, parseCommonArgs, REPO, SCRIPTED_MODEL };
 
 if (require.main === module) {
   main().catch((e) => {

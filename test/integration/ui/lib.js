@@ -7,6 +7,7 @@
  * parseSuiteOptions and lockWorkspace are their shared set-up.
  */
 const fs = require('fs');
+const os = require('os');
 const path = require('path');
 const crypto = require('crypto');
 const { execFileSync } = require('child_process');
@@ -365,6 +366,24 @@ async function runTests(title, tests, o = {}) {
   return { passed, failed };
 }
 
+/**
+ * runTests on a workbench page: a failing test's screenshot goes to `artifacts` (or a tmp folder
+ * named after `suite`), and `finish` (closing the workbench, removing the workspace) runs whatever happened.
+ */
+async function runWorkbenchTests(title, tests, { page, suite, artifacts, finish }) {
+  try {
+    return await runTests(title, tests, {
+      onFailure: async (name) => {
+        const file = path.join(artifacts || path.join(os.tmpdir(), `mcp-host-${suite}-artifacts`), `${slug(name)}.png`);
+        await screenshot(page, file);
+        process.stderr.write(`[${suite} suite] screenshot: ${file}\n`);
+      },
+    });
+  } finally {
+    await finish();
+  }
+}
+
 function escapeRegExp(s) {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
@@ -408,6 +427,7 @@ module.exports = {
   allowServers,
   webviewFrame,
   runTests,
+  runWorkbenchTests,
   slug,
   screenshot,
 };

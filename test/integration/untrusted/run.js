@@ -15,11 +15,9 @@
  */
 const assert = require('assert');
 const fs = require('fs');
-const os = require('os');
 const path = require('path');
-const { cleanupAll } = require('../runner/cleanup');
 const { openWorkbench } = require('../runner/workbench');
-const { runSuite, prepareWorkspace, parseCommonArgs, REPO, SCRIPTED_MODEL } = require('../extension/run');
+const { runSuite, runTwoParts, prepareWorkspace, REPO, SCRIPTED_MODEL } = require('../extension/run');
 const ui = require('../ui/lib');
 const { descendants, commandLine } = require('../lib/procfs');
 
@@ -145,39 +143,21 @@ async function domPart(o) {
       },
     },
   ];
-  let result;
-  try {
-    result = await ui.runTests('untrusted workspace in the workbench (Playwright)', tests, {
-      onFailure: async (name) => {
-        const file = path.join(o.artifacts || path.join(os.tmpdir(), 'mcp-host-untrusted-artifacts'), `${ui.slug(name)}.png`);
-        await ui.screenshot(page, file);
-        process.stderr.write(`[untrusted suite] screenshot: ${file}\n`);
-      },
-    });
-  } finally {
-    await wb.close();
-    if (!o.keepTmp) ws.remove();
-  }
-  return result;
+  return ui.runWorkbenchTests('untrusted workspace in the workbench (Playwright)', tests, {
+    page,
+    suite: 'untrusted',
+    artifacts: o.artifacts,
+    finish: async () => {
+      await wb.close();
+      if (!o.keepTmp) ws.remove();
+    },
+  });
 }
 
-async function main() {
-  const o = parseCommonArgs(process.argv.slice(2));
-  const t0 = Date.now();
-  const hostPart = await runSuite({ ...o, trust: false, tests: path.join(__dirname, 'suite', 'index.js'), template: TEMPLATE });
-  process.stdout.write(`extension host (--no-trust): ${hostPart.passed} passed, ${hostPart.failed} failed\n`);
-  const dom = await domPart(o);
-  process.stdout.write(`workbench DOM: ${dom.passed} passed, ${dom.failed} failed\n`);
-  const passed = hostPart.passed + dom.passed;
-  const failed = hostPart.failed + dom.failed;
-  process.stderr.write(`[untrusted suite] ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
-  process.stdout.write(`${passed} passed, ${failed} failed\n`);
-  process.exitCode = failed || hostPart.code ? 1 : 0;
-}
-
-main().catch(async (e) => {
-  process.stderr.write(`[untrusted suite] fatal: ${(e && e.stack) || e}\n`);
-  await cleanupAll();
-  process.stdout.write('0 passed, 1 failed\n');
-  process.exit(1);
+runTwoParts({
+  suite: 'untrusted',
+  host: (o) => runSuite({ ...o, trust: false, tests: path.join(__dirname, 'suite', 'index.js'), template: TEMPLATE }),
+  hostLabel: 'extension host (--no-trust)',
+  dom: domPart,
+  domLabel: 'workbench DOM',
 });

@@ -123,6 +123,29 @@ export class Uri {
   }
 }
 
+export class McpHttpServerDefinition {
+  constructor(
+    readonly label: string,
+    public uri: Uri,
+    public headers: Record<string, string> = {},
+    public version?: string,
+  ) {}
+}
+
+/** Settings by full key (`mcpHost.gateway.enabled`); `fake.setConfiguration` changes one and fires the event. */
+const configuration = new Map<string, unknown>();
+const configurationChanged = new EventEmitter<{ affectsConfiguration(section: string): boolean }>();
+export const workspace = {
+  getConfiguration: (section?: string) => ({ get: <T>(key: string): T | undefined => configuration.get(section ? `${section}.${key}` : key) as T | undefined }),
+  onDidChangeConfiguration: configurationChanged.event,
+};
+
+function setConfiguration(key: string, value: unknown): void {
+  if (value === undefined) configuration.delete(key);
+  else configuration.set(key, value);
+  configurationChanged.fire({ affectsConfiguration: (section) => key === section || key.startsWith(`${section}.`) });
+}
+
 /** Replaceable by tests. */
 export const env = {
   openExternal: async (_target: Uri): Promise<boolean> => true,
@@ -150,6 +173,9 @@ export const fake = {
   MarkdownString,
   TreeItem,
   Uri,
+  McpHttpServerDefinition,
+  workspace,
+  setConfiguration,
   env,
   window,
 };

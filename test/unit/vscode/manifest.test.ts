@@ -10,6 +10,7 @@ import { COMMANDS } from '../../../src/vscode/commands';
 import { SLASH_COMMANDS } from '../../../src/vscode/slashCommands';
 import { NO_MODEL_VENDOR } from '../../../src/vscode/noModelProvider';
 import { SERVERS_VIEW_ID } from '../../../src/vscode/serverTreeProvider';
+import { GATEWAY_LABEL, GATEWAY_PROVIDER_ID } from '../../../src/vscode/gateway/editorGateway';
 import { SETUP_COMMANDS } from '../../../src/vscode/setupCommands';
 import { REVIEW_EXTENSION } from '../../../src/vscode/toolReview';
 
@@ -55,6 +56,10 @@ describe('package.json manifest', () => {
       assert.ok(hidden.has(id), `${id} is hidden from the palette`);
     }
     for (const id of [COMMANDS.selectRole, COMMANDS.openAuditLog, COMMANDS.setSecret, COMMANDS.deleteSecret, COMMANDS.showOutput]) assert.ok(!hidden.has(id));
+  });
+
+  it('declares the MCP server definition provider the extension registers for the editor\'s agents', () => {
+    assert.deepEqual(pkg.contributes.mcpServerDefinitionProviders, [{ id: GATEWAY_PROVIDER_ID, label: GATEWAY_LABEL }]);
   });
 
   it('declares the view, its container, menus and welcome content', () => {

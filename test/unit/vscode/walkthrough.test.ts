@@ -15,10 +15,10 @@ const commandLinks = (text: string) => [...text.matchAll(/\]\(command:([\w.]+)/g
 describe('first-run walkthrough and the empty view', () => {
   const declared = new Set(pkg.contributes.commands.map((c: { command: string }) => c.command));
 
-  it('declares the walkthrough the extension opens, with five steps whose buttons are declared commands and whose media exist', () => {
+  it('declares the walkthrough the extension opens, with six steps whose buttons are declared commands and whose media exist', () => {
     const [w] = pkg.contributes.walkthroughs;
     assert.equal(w.id, WALKTHROUGH_ID);
-    assert.deepEqual(w.steps.map((s: { id: string }) => s.id), ['addServer', 'reviewTools', 'pickRole', 'tryChat', 'seeAudit']);
+    assert.deepEqual(w.steps.map((s: { id: string }) => s.id), ['addServer', 'reviewTools', 'pickRole', 'tryChat', 'useFromEditorAgent', 'seeAudit']);
     for (const step of w.steps) {
       const links = commandLinks(step.description);
       assert.ok(links.length > 0, `step ${step.id} has a button`);

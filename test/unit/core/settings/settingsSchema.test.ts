@@ -12,6 +12,7 @@ describe('settingsSchema', () => {
         'autoApprove',
         'confirm',
         'elicitation',
+        'gateway.enabled',
         'import',
         'maxMessageBytes',
         'maxResultChars',
