@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { FIXTURE_SERVERS_DIR, descendantPidsOf } from '../test/fixtures/fixtureServers';
 import { BENCH_SERVERS_DIR, errorText, fmtCi, load1, ROOT, type BenchResult, type Row, type Verdict } from './common';
 import { CONCURRENCY_DEFAULTS, concurrency } from './concurrency';
+import { JSON_CALL_MEMORY_DEFAULTS, jsonCallMemory } from './jsonCallMemory';
 import { LARGE_DEFAULTS, largeResult } from './largeResult';
 import { ONE_SHOT_DEFAULTS, oneShotCall } from './oneShotCall';
 import { PACKAGE_DEFAULTS, packageCost } from './packageCost';
@@ -48,6 +49,7 @@ const BENCHES: readonly Bench[] = [
   { key: 'session', title: 'Sustained session', run: (q) => sustainedSession(q ? { ...SUSTAINED_DEFAULTS, totalCalls: 1200, blocks: 4, warmup: 100 } : SUSTAINED_DEFAULTS) },
   { key: 'concurrency', title: 'Concurrency', run: (q) => concurrency(q ? { ...CONCURRENCY_DEFAULTS, blocks: 3, rounds: 2, progressBlocks: 2, sameRequestBlocks: 2 } : CONCURRENCY_DEFAULTS) },
   { key: 'large', title: 'Large results', run: (q) => largeResult(q ? { ...LARGE_DEFAULTS, blocks: 2 } : LARGE_DEFAULTS) },
+  { key: 'jsoncall', title: 'call --json memory', run: (q) => jsonCallMemory(q ? { ...JSON_CALL_MEMORY_DEFAULTS, blocks: 2 } : JSON_CALL_MEMORY_DEFAULTS) },
   { key: 'oneshot', title: 'One-shot call', run: (q) => oneShotCall(q ? { ...ONE_SHOT_DEFAULTS, blocks: 2 } : ONE_SHOT_DEFAULTS) },
   { key: 'registry', title: 'Registry scale', run: (q) => registryScale(q ? { ...REGISTRY_DEFAULTS, fullRuns: 4, refreshRuns: 10 } : REGISTRY_DEFAULTS) },
   { key: 'package', title: 'Package', run: (q) => packageCost(q ? { ...PACKAGE_DEFAULTS, reps: 2 } : PACKAGE_DEFAULTS) },
