@@ -5,7 +5,7 @@ import { ToolRouter, type ToolCallRequest, type ToolCallResult } from '../calls/
 import type { ServerControl, ServerFleet, ServerStateEvent } from '../mcp/serverFleet';
 import { ActivePolicies } from '../policy/activePolicies';
 import type { HostSettings } from '../settings/hostSettings';
-import { recordToolListChange } from '../tools/toolListLog';
+import { recordToolListChange } from './toolListLog';
 import { ToolRegistry, type ToolsChangedEvent } from '../tools/toolRegistry';
 import { DisposableStore, Emitter, type Event } from '../util/event';
 import { nullLogger } from '../util/logger';
