@@ -43,6 +43,13 @@ interface Turn {
   /** Peak RSS of the noop call's process and of the large call's process, bytes. */
   readonly base: number;
   readonly large: number;
+  /** The large call's stdout ended before the whole document (the old CLI exits 2 s after its last write, drained or not). */
+  readonly cut: boolean;
+}
+
+interface Run {
+  readonly peak: number;
+  readonly complete: boolean;
 }
 
 /** Builds dist/cli.js of `ref` in `dir` (that commit's sources and esbuild.js, this repository's node_modules); returns its path. */
@@ -55,8 +62,12 @@ function buildOldCli(ref: string, dir: string): string {
   return join(dir, 'dist', 'cli.js');
 }
 
-/** Runs one `mcp-host call … --json` to its end; resolves with its peak RSS. stdout is counted and its end checked, not kept. */
-function runCall(cli: string, args: readonly string[], minBytes: number, env: NodeJS.ProcessEnv): Promise<number> {
+/**
+ * Runs one `mcp-host call … --json` to its end; resolves with its peak RSS and whether stdout held
+ * the whole document (at least `minBytes`, ending with `}` and a newline). stdout is counted, not
+ * kept. `mustComplete`: an incomplete document rejects (the new CLI writes it all).
+ */
+function runCall(cli: string, args: readonly string[], minBytes: number, env: NodeJS.ProcessEnv, mustComplete: boolean): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--require', join(__dirname, 'clients', 'peakRss.cjs'), cli, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let outBytes = 0;
@@ -70,10 +81,11 @@ function runCall(cli: string, args: readonly string[], minBytes: number, env: No
     child.once('error', reject);
     child.once('close', (code) => {
       const peak = /bench-peak-rss (\d+)/.exec(err);
-      if (code !== 0 || outBytes < minBytes || !tail.endsWith('}\n') || !peak) {
+      const complete = outBytes >= minBytes && tail.endsWith('}\n');
+      if (code !== 0 || (mustComplete && !complete) || !peak) {
         reject(new Error(`${cli} ${args.slice(0, 2).join(' ')} … exited ${code} after ${outBytes} bytes of stdout (ending ${JSON.stringify(tail.slice(-40))}); stderr ${err.trim().slice(-500)}`));
       } else {
-        resolve(Number(peak[1]));
+        resolve({ peak: Number(peak[1]), complete });
       }
     });
   });
@@ -91,9 +103,13 @@ export async function jsonCallMemory(opts: JsonCallMemoryOptions = JSON_CALL_MEM
       env,
     );
     const call = (cli: string, tool: string, toolArgs: object, minBytes: number) =>
-      runCall(cli, ['call', `large__${tool}`, '--args', JSON.stringify(toolArgs), '--json', '--workspace', ws, '--yes'], minBytes, env);
-    // The document carries the text once (content; the model text is cut to the model's budget).
-    const turn = (cli: string) => async (): Promise<Turn> => ({ base: await call(cli, 'noop', {}, 2), large: await call(cli, 'text', { bytes: opts.bytes }, opts.bytes) });
+      runCall(cli, ['call', `large__${tool}`, '--args', JSON.stringify(toolArgs), '--json', '--workspace', ws, '--yes'], minBytes, env, cli === CLI);
+    const turn = (cli: string) => async (): Promise<Turn> => {
+      const base = await call(cli, 'noop', {}, 2);
+      // The document carries the text once (content; the model text is cut to the model's budget).
+      const large = await call(cli, 'text', { bytes: opts.bytes }, opts.bytes);
+      return { base: base.peak, large: large.peak, cut: !large.complete };
+    };
 
     // Warm-up (file caches, each CLI's compile cache), untimed.
     await turn(oldCli)();
@@ -105,6 +121,8 @@ export async function jsonCallMemory(opts: JsonCallMemoryOptions = JSON_CALL_MEM
     const multiple = (side: 'rawA' | 'rawB' | 'host') => (bs: readonly Block<Turn>[]) => median(pooled(bs, (b) => b[side].map(growth))) / opts.bytes;
     const mb = `${opts.bytes / 1e6} MB`;
     const ref = opts.oldRef.slice(0, 12);
+    const oldRuns = blocks.flatMap((b) => [...b.rawA, ...b.rawB]);
+    const cut = `; the old CLI's document was cut short (it exited before stdout drained) in ${oldRuns.filter((t) => t.cut).length} of its ${oldRuns.length} runs`;
     return {
       rows: [
         {
@@ -116,7 +134,7 @@ export async function jsonCallMemory(opts: JsonCallMemoryOptions = JSON_CALL_MEM
           target: { op: '<=', value: opts.target },
           detail:
             `new ${fmtMB(c.host)} (peak RSS of the ${mb} call − of a noop call, fresh processes, median of ${opts.blocks}); ` +
-            `old (${ref}, one JSON.stringify) A ${multiple('rawA')(blocks).toFixed(2)}× (${fmtMB(c.rawA)}), B ${multiple('rawB')(blocks).toFixed(2)}×; noop call's peak RSS new ${fmtMB(median(pooled(blocks, (b) => b.host.map((t) => t.base))))}`,
+            `old (${ref}, one JSON.stringify) A ${multiple('rawA')(blocks).toFixed(2)}× (${fmtMB(c.rawA)}), B ${multiple('rawB')(blocks).toFixed(2)}×; noop call's peak RSS new ${fmtMB(median(pooled(blocks, (b) => b.host.map((t) => t.base))))}${cut}`,
         },
         {
           id: 'jsonCall.newOld',
