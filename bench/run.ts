@@ -23,6 +23,7 @@ import { FIXTURE_SERVERS_DIR, descendantPidsOf } from '../test/fixtures/fixtureS
 import { BENCH_SERVERS_DIR, errorText, fmtCi, load1, ROOT, type BenchResult, type Row, type Verdict } from './common';
 import { CONCURRENCY_DEFAULTS, concurrency } from './concurrency';
 import { GATEWAY_CALL_DEFAULTS, gatewayCall } from './gatewayCall';
+import { JSON_CALL_MEMORY_DEFAULTS, jsonCallMemory } from './jsonCallMemory';
 import { LARGE_DEFAULTS, largeResult } from './largeResult';
 import { MODERN_CALL_DEFAULTS, modernCall } from './modernCall';
 import { ONE_SHOT_DEFAULTS, oneShotCall } from './oneShotCall';
@@ -51,6 +52,7 @@ const BENCHES: readonly Bench[] = [
   { key: 'concurrency', title: 'Concurrency', run: (q) => concurrency(q ? { ...CONCURRENCY_DEFAULTS, blocks: 3, rounds: 2, progressBlocks: 2, sameRequestBlocks: 2 } : CONCURRENCY_DEFAULTS) },
   { key: 'large', title: 'Large results', run: (q) => largeResult(q ? { ...LARGE_DEFAULTS, blocks: 2 } : LARGE_DEFAULTS) },
   { key: 'modern', title: 'Calls to a 2026-07-28 server', run: (q) => modernCall(q ? { ...MODERN_CALL_DEFAULTS, blocks: 3, rounds: 20, warmup: 40 } : MODERN_CALL_DEFAULTS) },
+  { key: 'jsoncall', title: 'call --json memory', run: (q) => jsonCallMemory(q ? { ...JSON_CALL_MEMORY_DEFAULTS, blocks: 2 } : JSON_CALL_MEMORY_DEFAULTS) },
   { key: 'oneshot', title: 'One-shot call', run: (q) => oneShotCall(q ? { ...ONE_SHOT_DEFAULTS, blocks: 2 } : ONE_SHOT_DEFAULTS) },
   { key: 'registry', title: 'Registry scale', run: (q) => registryScale(q ? { ...REGISTRY_DEFAULTS, fullRuns: 4, refreshRuns: 10 } : REGISTRY_DEFAULTS) },
   { key: 'package', title: 'Package', run: (q) => packageCost(q ? { ...PACKAGE_DEFAULTS, reps: 2 } : PACKAGE_DEFAULTS) },

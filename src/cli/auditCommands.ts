@@ -21,12 +21,12 @@ function auditFiles(o: { workspace?: string; files: readonly string[] }): string
 const UNANCHORED_HINT = ' (if this file is known to have no head file, e.g. a copy of its records, pass --allow-unanchored)';
 
 /** `mcp-host audit verify [FILE…]`: check the hash chain; name the first line altered, removed or inserted. */
-export function runAuditVerify(o: AuditVerifyOptions): number {
+export async function runAuditVerify(o: AuditVerifyOptions): Promise<number> {
   const files = auditFiles(o);
   if (!files.length) throw new CliError('there is no audit file yet', ExitCode.failure);
   const result = verifyAuditFiles(files, { allowUnanchored: o.allowUnanchored });
   if (o.json) {
-    printJson(result);
+    await printJson(result);
     return result.ok ? ExitCode.ok : ExitCode.failure;
   }
   for (const f of result.files) {

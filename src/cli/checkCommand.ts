@@ -55,7 +55,7 @@ export async function runCheck(o: CheckOptions, lifecycle: Lifecycle): Promise<n
     const lockfile = o.locked ? lockfileCheck(host, workspace.settings.servers.map((s) => s.name), reviews) : undefined;
     const report = buildCheckReport(snapshot, workspace.problems, measure, O200K_COUNTER.key, { workspace: o.workspace, role: o.role }, lockfile);
     if (o.json) {
-      printJson(report);
+      await printJson(report);
     } else {
       // The registry's naming problems and the budget warning (settings problems were printed above).
       printProblems(report.problems.slice(workspace.problems.length));

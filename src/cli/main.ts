@@ -42,7 +42,7 @@ export async function main(argv: readonly string[], lifecycle: Lifecycle): Promi
       case 'allow':
         return await runAllow(parsed.options, lifecycle);
       case 'audit verify':
-        return runAuditVerify(parsed.options);
+        return await runAuditVerify(parsed.options);
       case 'audit export':
         return runAuditExport(parsed.options);
     }

@@ -3,7 +3,9 @@
  * if it were the named file, with the repository's own config.
  */
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { ESLint } from 'eslint';
 
 const REPO = path.resolve(__dirname, '..', '..');
@@ -40,5 +42,58 @@ describe('eslint config: layers', function () {
 
   it('forbids default exports in src', async () => {
     assert.match((await problems('src/core/probe.ts', 'export default 1;\n')).join('\n'), /named export/);
+  });
+
+  it('limits a function to 120 code lines in src', async () => {
+    const body = (n: number) => `export function long(): number {\n  let x = 0;\n${'  x++;\n'.repeat(n)}  return x;\n}\n`;
+    assert.match((await problems('src/core/tools/probe.ts', body(120))).join('\n'), /max-lines-per-function/);
+    assert.deepEqual(await problems('src/core/tools/probe.ts', body(100)), []);
+  });
+});
+
+describe('eslint config: the core folders\' ranks', function () {
+  this.timeout(60000);
+  const RANK = /may import only the core folders ranked below it/;
+
+  it('ranks every folder of src/core, each in one rank', async () => {
+    const config = (await import(pathToFileURL(path.join(REPO, 'eslint.config.mjs')).href)) as { CORE_RANKS: string[][] };
+    const ranked = config.CORE_RANKS.flat();
+    assert.equal(new Set(ranked).size, ranked.length, 'a folder in two ranks');
+    const folders = fs.readdirSync(path.join(REPO, 'src', 'core'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+    assert.deepEqual([...folders].sort(), [...ranked].sort());
+  });
+
+  it('refuses an import of a higher folder, in every form the TypeScript rule sees', async () => {
+    const cases: [string, string][] = [
+      ['src/core/settings/probe.ts', "export { ActivePolicies } from '../policy/activePolicies';\n"],
+      ['src/core/settings/probe.ts', "import type { AuthPort } from '../auth/authPort';\nexport type A = AuthPort;\n"],
+      ['src/core/settings/probe.ts', "import { candidateName } from '../tools/toolNaming';\nexport const c = candidateName;\n"],
+      ['src/core/tools/probe.ts', "import type { AuditLog } from '../audit/auditLog';\nexport type A = AuditLog;\n"],
+      ['src/core/util/probe.ts', "export * from '../settings/hostSettings';\n"],
+      ['src/core/mcp/probe.ts', "import fleet = require('../host/mcpHost');\nexport const f = fleet;\n"],
+      // a folder below a core folder climbs twice
+      ['src/core/mcp/call/probe.ts', "export { ToolRouter } from '../../calls/toolRouter';\n"],
+    ];
+    for (const [file, code] of cases) assert.match((await problems(file, code)).join('\n'), RANK, `${file}: ${code}`);
+  });
+
+  it('refuses an import between two folders of one rank (no cycle can form)', async () => {
+    assert.match((await problems('src/core/policy/probe.ts', "export { readSources } from '../sources/readSources';\n")).join('\n'), RANK);
+    assert.match((await problems('src/core/sources/probe.ts', "export { ActivePolicies } from '../policy/activePolicies';\n")).join('\n'), RANK);
+  });
+
+  it('lets a folder import the folders below it and its own files', async () => {
+    const code = "export { DEFAULTS } from '../settings/hostSettings';\nexport { isWithin } from '../conditions/isWithin';\nexport { errorText } from '../util/errorText';\nexport * from './argumentRules';\n";
+    assert.deepEqual(await problems('src/core/policy/probe.ts', code), []);
+    assert.deepEqual(await problems('src/core/telemetry/probe.ts', "export { McpHost } from '../host/mcpHost';\n"), [], 'the top rank');
+    assert.deepEqual(await problems('src/core/mcp/call/probe.ts', "export { DEFAULTS } from '../../settings/hostSettings';\nexport * from '../toolCall';\n"), []);
+  });
+
+  it('a temporary exception allows exactly its one import in its one file', async () => {
+    assert.deepEqual(await problems('src/core/mcp/checkToolDefinitions.ts', "export { schemaProblem } from '../calls/jsonSchemaCompilers';\n"), []);
+    assert.match((await problems('src/core/mcp/checkToolDefinitions.ts', "export { ToolRouter } from '../calls/toolRouter';\n")).join('\n'), RANK);
+    assert.match((await problems('src/core/mcp/serverFleet.ts', "export { schemaProblem } from '../calls/jsonSchemaCompilers';\n")).join('\n'), RANK);
+    // Still the core's layer rules there.
+    assert.match((await problems('src/core/mcp/checkToolDefinitions.ts', "export { main } from '../../cli/main';\n")).join('\n'), /must not depend on the CLI/);
   });
 });

@@ -4,7 +4,7 @@ import { createPrivateKeyJwtAuth } from '@modelcontextprotocol/sdk/client/auth-e
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { CredentialStore } from './credentialStore';
 import { CLIENT_NAME } from './hostOAuthProvider';
-import type { JwtSigningAlgorithm } from './oauthSettings';
+import type { JwtSigningAlgorithm } from '../settings/oauthSettings';
 import { ServerCredentials, type IssuerContext } from './serverCredentials';
 
 export interface ClientCredentialsProviderOptions {

@@ -1,7 +1,7 @@
 import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { issuerOf, type CredentialStore } from './credentialStore';
-import type { OAuthSettings } from './oauthSettings';
+import type { OAuthSettings } from '../settings/oauthSettings';
 import { whyNotOpenable } from './openableUrl';
 import { sameIssuer, ServerCredentials, type IssuerContext } from './serverCredentials';
 import { SignInRequiredError } from './signInRequiredError';

@@ -6,7 +6,7 @@ import type { AuthEventListener } from './authEvents';
 import type { CredentialStore } from './credentialStore';
 import { HostOAuthProvider } from './hostOAuthProvider';
 import { LoopbackRedirectReceiver, type RedirectOutcome } from './loopbackRedirectReceiver';
-import type { OAuthSettings } from './oauthSettings';
+import type { OAuthSettings } from '../settings/oauthSettings';
 
 export const DEFAULT_SIGN_IN_TIMEOUT_MS = 5 * 60_000;
 

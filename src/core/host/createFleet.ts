@@ -1,5 +1,5 @@
 import type { AuditLog } from '../audit/auditLog';
-import { UI_EXTENSION_FEATURE } from '../apps/uiExtension';
+import { UI_EXTENSION_FEATURE } from './uiExtension';
 import type { ServerSignIn } from '../auth/serverSignIn';
 import { createDefaultTransportFactory } from '../mcp/defaultTransportFactory';
 import { ServerFleet, type ServerFleetOptions } from '../mcp/serverFleet';

@@ -5,12 +5,12 @@ import { ToolRouter, type ToolCallRequest, type ToolCallResult } from '../calls/
 import type { ServerControl, ServerFleet, ServerStateEvent } from '../mcp/serverFleet';
 import { ActivePolicies } from '../policy/activePolicies';
 import type { HostSettings } from '../settings/hostSettings';
-import { recordToolListChange } from '../tools/toolListLog';
+import { recordToolListChange } from './toolListLog';
 import { ToolRegistry, type ToolsChangedEvent } from '../tools/toolRegistry';
 import { DisposableStore, Emitter, type Event } from '../util/event';
 import { nullLogger, type Logger } from '../util/logger';
 import type { AppView } from '../apps/appView';
-import { readAppView } from '../apps/readAppView';
+import { readAppView } from './readAppView';
 import { createFleet } from './createFleet';
 import { HostCatalog } from './hostCatalog';
 import { serverResolver, type SignInControl } from './hostAuth';

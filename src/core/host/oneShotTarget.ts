@@ -2,7 +2,8 @@ import { schemaProblem } from '../calls/jsonSchemaCompilers';
 import type { ToolPins } from '../pinning/toolPins';
 import type { PolicySet } from '../policy/activePolicies';
 import type { HostSettings } from '../settings/hostSettings';
-import { MAX_TOOL_NAME, PREFIX_SEPARATOR, sanitizeNamePart, serverPrefix } from '../tools/toolNaming';
+import { sanitizeNamePart, serverPrefix } from '../settings/serverPrefix';
+import { MAX_TOOL_NAME, PREFIX_SEPARATOR } from '../tools/toolNaming';
 
 /** Every name the registry makes up (a shortened name, a disambiguated one) ends in a hash like this. */
 const MADE_UP = /_[0-9a-f]{6}$/;

@@ -1,9 +1,9 @@
 import type { RuleAction, RuleSettings } from '../settings/hostSettings';
 import { errorText } from '../util/errorText';
 import type { Logger } from '../util/logger';
-import { ruleEnvironment } from './celFunctions';
+import { ruleEnvironment } from '../conditions/celFunctions';
 import { compileToolGlobs, toolKey, type ToolMatcher } from './globMatcher';
-import { compileCondition, type CompiledCondition } from './ruleCondition';
+import { compileCondition, type CompiledCondition } from '../conditions/ruleCondition';
 
 /** The rule that decided a call, as the dialog, the CLI prompt, the model's denial text and the audit name it. */
 export interface RuleHit {

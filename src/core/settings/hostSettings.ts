@@ -1,4 +1,4 @@
-import type { OAuthSettings } from '../auth/oauthSettings';
+import type { OAuthSettings } from './oauthSettings';
 
 /**
  * The settings contract (`mcpHost.*`), after validation. Both the CLI (reading

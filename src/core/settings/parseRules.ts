@@ -1,4 +1,4 @@
-import { conditionError } from '../policy/ruleCondition';
+import { conditionError } from '../conditions/ruleCondition';
 import { describeValue } from './describeValue';
 import type { RuleSettings, SettingsProblem } from './hostSettings';
 import { isPlainObject } from './isPlainObject';

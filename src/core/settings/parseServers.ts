@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { parseOAuthSettings, type OAuthSettings } from '../auth/oauthSettings';
-import { serverPrefix } from '../tools/toolNaming';
+import { parseOAuthSettings, type OAuthSettings } from './oauthSettings';
+import { serverPrefix } from './serverPrefix';
 import { checkHttpUrl } from './checkHttpUrl';
 import { describeValue } from './describeValue';
 import { DEFAULTS, type ServerSettings, type SettingsProblem } from './hostSettings';

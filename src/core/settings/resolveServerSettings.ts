@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import type { OAuthSettings } from '../auth/oauthSettings';
+import type { OAuthSettings } from './oauthSettings';
 import { parseEnv } from 'node:util';
 import type { ServerSettings } from './hostSettings';
 import { checkHttpUrl } from './checkHttpUrl';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { OAuthSettingsSchema } from '../auth/oauthSettings';
+import { OAuthSettingsSchema } from './oauthSettings';
 import { DEFAULTS } from './hostSettings';
 import { EXPECTED, nonEmptyString, positiveInt, stringList, stringMap } from './valueSchemas';
 

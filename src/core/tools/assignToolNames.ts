@@ -1,6 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { SettingsProblem, ToolNamingMode } from '../settings/hostSettings';
-import { candidateName, disambiguatedName, MAX_TOOL_NAME, PREFIX_SEPARATOR, sanitizeNamePart, serverPrefix } from './toolNaming';
+import { sanitizeNamePart, serverPrefix } from '../settings/serverPrefix';
+import { candidateName, disambiguatedName, MAX_TOOL_NAME, PREFIX_SEPARATOR } from './toolNaming';
 
 export interface NamedTool {
   /** The name a model sees and calls. */

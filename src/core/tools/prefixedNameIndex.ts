@@ -1,4 +1,5 @@
-import { PREFIX_SEPARATOR, serverPrefix } from './toolNaming';
+import { serverPrefix } from '../settings/serverPrefix';
+import { PREFIX_SEPARATOR } from './toolNaming';
 
 /** What the index needs of an entry. */
 interface Named {

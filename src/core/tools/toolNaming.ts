@@ -1,27 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { ToolNamingMode } from '../settings/hostSettings';
+import { sanitizeNamePart, serverPrefix } from '../settings/serverPrefix';
 
 /** Names handed to a model match ^[a-zA-Z0-9_-]{1,64}$ (OpenAI, Anthropic and vscode.lm all accept it). */
 export const MAX_TOOL_NAME = 64;
 export const PREFIX_SEPARATOR = '__';
 
-const VALID_PART = /^[a-zA-Z0-9_-]+$/;
-
-/** Replace every character a model API refuses with `_`. Never returns an empty string. */
-export function sanitizeNamePart(raw: string): string {
-  if (VALID_PART.test(raw)) return raw;
-  const s = raw.replace(/[^a-zA-Z0-9_-]/g, '_');
-  return s.length ? s : '_';
-}
-
 /** A short hash that is stable for the same input on every machine and every run. */
 export function stableHash(input: string, length = 6): string {
   return createHash('sha256').update(input).digest('hex').slice(0, length);
-}
-
-/** The prefix a server's tools get in `prefix` mode (also used to detect colliding server names). */
-export function serverPrefix(serverName: string): string {
-  return sanitizeNamePart(serverName);
 }
 
 /** Shorten to the model limit, keeping the result unique by a hash of the full original identity. */

@@ -2,6 +2,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { JSON_SLICE } from '../../../src/cli/jsonStream';
 import { isProcessAlive, readFixtureLog } from '../../fixtures/fixtureServers';
 import { describeRun, fixtureServer, makeWorkspace, parseJson, removeTempDirs, runCli, startCli, tempDir, type Json } from './cliHarness';
 
@@ -41,6 +42,18 @@ describe('mcp-host call', function () {
     // The workspace's audit file got the record.
     const audit = fs.readFileSync(path.join(ws, '.mcp-host', 'audit.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     assert.equal(audit.at(-1).name, 'basic__echo');
+  });
+
+  it('--json is streamed and still exactly JSON.stringify(document, null, 2): a long text with unicode, lone surrogates and control characters', async () => {
+    // Escaped in --args (one argument stays under Linux's 128 KiB), longer than a slice of the writer (src/cli/jsonStream.ts).
+    const escaped = 'é€😀 \\ud83d \\ude00 \\u0000\\u001f \\"quoted\\" \\\\ back\\n'.repeat(200) + 'plain text'.repeat(10_000);
+    const text = JSON.parse(`"${escaped}"`) as string;
+    assert.ok(text.length > JSON_SLICE);
+    const r = await call('basic__echo', '--args', `{"text":"${escaped}"}`, '--json');
+    assert.equal(r.code, 0, describeRun(r));
+    const doc = parseJson(r);
+    assert.deepEqual(doc.content, [{ type: 'text', text: `echo: ${text}` }]);
+    assert.equal(r.stdout, JSON.stringify(doc, null, 2) + '\n');
   });
 
   it('without --json prints the model text; structuredContent is in --json', async () => {

@@ -13,7 +13,7 @@ import { ChallengeRecorder } from '../../../../src/core/auth/authChallenge';
 import type { AuthEvent } from '../../../../src/core/auth/authEvents';
 import { FileCredentialStore } from '../../../../src/core/auth/fileCredentialStore';
 import { HostOAuthProvider } from '../../../../src/core/auth/hostOAuthProvider';
-import type { OAuthSettings } from '../../../../src/core/auth/oauthSettings';
+import type { OAuthSettings } from '../../../../src/core/settings/oauthSettings';
 import { signIn, type SignInResult } from '../../../../src/core/auth/signIn';
 import { withSignIn } from '../../../../src/core/auth/withSignIn';
 import { startAuthFixture, type AuthFixture, type AuthFixtureOptions } from '../../../fixtures/auth/authFixture';

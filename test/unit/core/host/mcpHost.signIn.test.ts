@@ -3,7 +3,7 @@ import * as net from 'node:net';
 import type { AuditRecord, AuthAuditRecord } from '../../../../src/core/audit/auditRecord';
 import { MemorySink } from '../../../../src/core/audit/auditLog';
 import { MemoryCredentialStore } from '../../../../src/core/auth/memoryCredentialStore';
-import type { OAuthSettings } from '../../../../src/core/auth/oauthSettings';
+import type { OAuthSettings } from '../../../../src/core/settings/oauthSettings';
 import type { SignInRequest } from '../../../../src/core/auth/remoteAuth';
 import { ConnectionState } from '../../../../src/core/mcp/connectionState';
 import type { RemoteServerSettings } from '../../../../src/core/settings/hostSettings';

@@ -4,7 +4,8 @@
  */
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { candidateName, MAX_TOOL_NAME, sanitizeNamePart, stableHash } from '../../../../src/core/tools/toolNaming';
+import { sanitizeNamePart } from '../../../../src/core/settings/serverPrefix';
+import { candidateName, MAX_TOOL_NAME, stableHash } from '../../../../src/core/tools/toolNaming';
 import { LONG_TOOL, MODEL_NAME } from '../helpers';
 
 const sha6 = (s: string) => createHash('sha256').update(s).digest('hex').slice(0, 6);

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { canonicalPath, isWithin, PathJudgementError } from '../../../../src/core/policy/isWithin';
+import { canonicalPath, isWithin, PathJudgementError } from '../../../../src/core/conditions/isWithin';
 
 describe('isWithin', () => {
   let root: string;

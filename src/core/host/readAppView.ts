@@ -2,7 +2,7 @@ import type { Resource } from '@modelcontextprotocol/sdk/types.js';
 import type { CallActor } from '../audit/callActor';
 import type { ResourceReadRequest, ResourceReadResult } from '../calls/resourceReader';
 import type { Logger } from '../util/logger';
-import { AppViewError, appViewFromContents, type AppView } from './appView';
+import { AppViewError, appViewFromContents, type AppView } from '../apps/appView';
 
 export interface AppViewRequest {
   readonly server: string;

@@ -1,6 +1,6 @@
 import type { AuditLog } from '../audit/auditLog';
 import type { Logger } from '../util/logger';
-import type { ToolsChangedEvent } from './toolRegistry';
+import type { ToolsChangedEvent } from '../tools/toolRegistry';
 
 /** Log a server's tool-list change; a changed description is a warning, with before and after. */
 export function logToolListChange(logger: Logger, e: ToolsChangedEvent): void {

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { parseOAuthSettings } from '../../../../src/core/auth/oauthSettings';
+import { parseOAuthSettings } from '../../../../src/core/settings/oauthSettings';
 
 const messages = (value: unknown) => parseOAuthSettings(value).problems.map((p) => `${p.path.join('.')}: ${p.message}`);
 

@@ -1,5 +1,5 @@
 import type { ClientFeature } from '../mcp/clientFeature';
-import { UI_EXTENSION_ID, UI_MIME_TYPE } from './uiMeta';
+import { UI_EXTENSION_ID, UI_MIME_TYPE } from '../apps/uiMeta';
 
 /**
  * Declares the MCP Apps extension in `initialize` (`capabilities.extensions["io.modelcontextprotocol/ui"]`
