@@ -1,5 +1,11 @@
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
-import { JSONRPCMessageSchema } from '@modelcontextprotocol/core';
+import {
+  JSONRPCErrorResponseSchema,
+  JSONRPCMessageSchema,
+  JSONRPCNotificationSchema,
+  JSONRPCRequestSchema,
+  JSONRPCResultResponseSchema,
+} from '@modelcontextprotocol/core';
 import { z } from 'zod';
 
 /** What the extension and the webview's relay script (media/apps/appView.js) send each other. */
@@ -99,13 +105,27 @@ export class WebviewTransport implements Transport {
       this.onmessage?.(rpc.data);
       return;
     }
-    const why = issuesText(rpc.error);
+    const why = issuesText(kindSchema(m.message)?.safeParse(m.message).error ?? rpc.error);
     this.report(`a JSON-RPC message from the view was refused: ${why} (message: ${preview(m.message)})`);
     const id = requestId(m.message);
     if (id !== undefined) {
       void this.port.postMessage({ type: 'rpc', message: { jsonrpc: '2.0', id, error: { code: -32600, message: `Invalid request: ${why}` } } });
     }
   }
+}
+
+/**
+ * The schema of the kind of message it looks like (a request has `method` and `id`, a notification
+ * `method` only, a response `result` or `error`), so a refusal names the field that is wrong rather
+ * than "no member of the union matched".
+ */
+function kindSchema(value: unknown) {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const v = value as Record<string, unknown>;
+  if ('method' in v) return 'id' in v ? JSONRPCRequestSchema : JSONRPCNotificationSchema;
+  if ('error' in v) return JSONRPCErrorResponseSchema;
+  if ('result' in v) return JSONRPCResultResponseSchema;
+  return undefined;
 }
 
 /** zod's issues as one line: `params.name: expected string`. */
