@@ -64,6 +64,8 @@ export function toolTooltip(node: ToolNode): string {
       '',
     );
   }
+  const view = readToolUi(t)?.resourceUri;
+  if (view) lines.push(`App view: \`${view.replace(/`/g, "'")}\` (**Open the App View** shows it in an editor panel).`, '');
   lines.push(escapeMarkdown(annotationClaimsSentence(t.annotations)));
   return lines.join('\n');
 }

@@ -64,8 +64,8 @@ export class AppViewPanel implements vscode.Disposable {
 
   /** Reads the view (through the host's resource policy and audit), asks for its permissions, opens the panel. */
   static async open(deps: AppViewDeps, launch: AppLaunch): Promise<AppViewPanel> {
-    const view = await deps.host().readAppView(launch.server, launch.resourceUri);
-    for (const p of view.problems) deps.logger.warn(`app view ${view.uri} of server "${view.server}": ${p}`);
+    // Through the role's resource policy and the audit; its malformed _meta.ui parts are logged there.
+    const view = await deps.host().readAppView(launch.server, launch.resourceUri, launch.tool ? { tool: launch.tool.name } : {});
     const { allow, granted } = await deps.permissions.allow(launch.server, view.meta.permissions);
     return new AppViewPanel(deps, launch, view, allow, granted);
   }
@@ -179,13 +179,14 @@ export class AppViewPanel implements vscode.Disposable {
     bridge.oninitialized = () => void this.sendCall().catch((e) => deps.logger.warn(`${this.where}: the call's input and result were not delivered: ${errorText(e)}`));
     bridge.oncalltool = async (params, extra) => {
       const host = deps.host();
-      // The view names its own server's tool; the router checks role, visibility ("app"), pins, rules, confirmation, and audits.
-      const listed = host.snapshot().tools(server).find((t) => t.tool.name === params.name);
-      const r = await host.call({ name: listed?.exposedName ?? params.name, args: params.arguments ?? {}, signal: extra.mcpReq.signal, actor: this.actor });
+      // The view names its own server's tool; the router checks role, visibility ("app"), pins, rules and
+      // confirmation, and audits. A name its server does not list goes as is: refused and audited there.
+      const name = host.appToolName(server, params.name) ?? params.name;
+      const r = await host.call({ name, args: params.arguments ?? {}, signal: extra.mcpReq.signal, actor: this.actor });
       return toViewResult(r);
     };
     bridge.onreadresource = async (params, extra) => {
-      const read = await deps.host().catalog.readResource({ server, uri: params.uri, purpose: 'view', signal: extra.mcpReq.signal, actor: this.actor });
+      const read = await deps.host().catalog.readResource({ server, uri: params.uri, purpose: 'app', signal: extra.mcpReq.signal, actor: this.actor });
       if (read.outcome !== 'ok') throw new Error(read.text);
       return { contents: read.contents } as ReadResourceResult;
     };
