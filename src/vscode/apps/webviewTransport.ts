@@ -7,6 +7,7 @@ import {
   JSONRPCResultResponseSchema,
 } from '@modelcontextprotocol/core';
 import { z } from 'zod';
+import { jsonPreview } from '../../core/util/text';
 
 /** What the extension and the webview's relay script (media/apps/appView.js) send each other. */
 export type ViewMessage =
@@ -92,7 +93,7 @@ export class WebviewTransport implements Transport {
   receive(raw: unknown): void {
     const envelope = viewMessageSchema.safeParse(raw);
     if (!envelope.success) {
-      this.report(`a message from the view was ignored: ${issuesText(envelope.error)} (message: ${preview(raw)})`);
+      this.report(`a message from the view was ignored: ${issuesText(envelope.error)} (message: ${jsonPreview(raw)})`);
       return;
     }
     const m = envelope.data;
@@ -106,7 +107,7 @@ export class WebviewTransport implements Transport {
       return;
     }
     const why = issuesText(kindSchema(m.message)?.safeParse(m.message).error ?? rpc.error);
-    this.report(`a JSON-RPC message from the view was refused: ${why} (message: ${preview(m.message)})`);
+    this.report(`a JSON-RPC message from the view was refused: ${why} (message: ${jsonPreview(m.message)})`);
     const id = requestId(m.message);
     if (id !== undefined) {
       void this.port.postMessage({ type: 'rpc', message: { jsonrpc: '2.0', id, error: { code: -32600, message: `Invalid request: ${why}` } } });
@@ -134,16 +135,6 @@ function issuesText(error: z.ZodError): string {
     .slice(0, 3)
     .map((i) => `${i.path.length ? `${i.path.join('.')}: ` : ''}${i.message}`)
     .join('; ');
-}
-
-function preview(value: unknown): string {
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? String(value);
-  } catch {
-    text = String(value);
-  }
-  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
 }
 
 /** The id of something that looks like a request, so a refusal can be answered. */
