@@ -69,12 +69,7 @@ async function main() {
   fs.writeFileSync(path.join(ws.workspace, 'pdfs', 'hello.pdf'), pdf('Hello from MCP Host'));
   const env = { APP_DECLARED_ORIGIN: declared.url, APP_UNDECLARED_ORIGIN: undeclared.url };
   ui.lockWorkspace(ws, env);
-  const f = {
-    fixtureLog: ws.fixtureLog,
-    modelScript: path.join(ws.root, 'model-script.json'),
-    modelLog: path.join(ws.root, 'model-log.jsonl'),
-    audit: path.join(ws.workspace, '.mcp-host', 'audit.jsonl'),
-  };
+  const f = ui.suiteFiles(ws);
   const wb = await openWorkbench({
     folder: ws.workspace,
     extensions: [REPO, SCRIPTED_MODEL],
@@ -86,18 +81,7 @@ async function main() {
   if (o.verbose) page.on('console', (m) => process.stderr.write(`[page] ${m.text()}\n`));
   process.stderr.write(`[apps] workbench open (${((Date.now() - t0) / 1000).toFixed(1)} s)\n`);
 
-  const mark = () => {
-    const n = { model: ui.readJsonl(f.modelLog).length, audit: ui.readJsonl(f.audit).length, fixture: ui.readJsonl(f.fixtureLog).length };
-    return () => ({ model: ui.readJsonl(f.modelLog).slice(n.model), audit: ui.readJsonl(f.audit).slice(n.audit), fixture: ui.readJsonl(f.fixtureLog).slice(n.fixture) });
-  };
-  const callRecord = (since, name) =>
-    ui.waitFor(`the audit record of ${name}`, () => since().audit.find((r) => r.kind === 'call' && r.name === name), { timeout: 60000, describe: () => JSON.stringify(since().audit) });
-  /** The last tool result in model request number `n` since the mark. */
-  const toolResultIn = (since, n) => {
-    const req = since().model[n];
-    const results = req ? req.messages.flatMap((m) => m.parts || []).filter((p) => p.type === 'toolResult') : [];
-    return results.length ? results[results.length - 1].text : undefined;
-  };
+  const { mark, callRecord, toolResultIn, warmUp } = ui.logMarks(f);
   const shot = async (name) => ui.screenshot(page, path.join(o.screenshots, name));
   /** The app's document inside the newest webview (VS Code's two frames, then the relay's sandboxed iframe). */
   const appFrame = () => page.frameLocator('iframe.webview.ready').last().frameLocator('iframe#active-frame').frameLocator('iframe.app');
@@ -133,21 +117,9 @@ async function main() {
     {
       name: '@mcp answers with the scripted model (warm-up); app-only tools are not offered to it',
       fn: async () => {
-        for (let attempt = 1; ; attempt++) {
-          ui.setScript(f.modelScript, [{ text: `Ready, attempt ${attempt}.` }]);
-          const since = mark();
-          await ui.sendChat(page, '@mcp hello');
-          try {
-            await ui.waitFor('a model request', () => since().model.length >= 1, { timeout: 15000 });
-            await ui.waitForResponse(page, `Ready, attempt ${attempt}.`);
-            const offered = since().model[0].toolNames;
-            assert.ok(offered.includes('app__show_probe') && offered.includes('pdf__display_pdf'), JSON.stringify(offered));
-            for (const appOnly of ['app__app_write', 'app__app_report', 'pdf__read_pdf_bytes', 'monitor__poll-system-stats']) assert.ok(!offered.includes(appOnly), `${appOnly} offered: ${JSON.stringify(offered)}`);
-            break;
-          } catch (e) {
-            if (attempt >= 3) throw e;
-          }
-        }
+        const offered = (await warmUp(page)).toolNames;
+        assert.ok(offered.includes('app__show_probe') && offered.includes('pdf__display_pdf'), JSON.stringify(offered));
+        for (const appOnly of ['app__app_write', 'app__app_report', 'pdf__read_pdf_bytes', 'monitor__poll-system-stats']) assert.ok(!offered.includes(appOnly), `${appOnly} offered: ${JSON.stringify(offered)}`);
       },
     },
     {
