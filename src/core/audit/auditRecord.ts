@@ -94,8 +94,11 @@ export interface AuthAuditRecord {
  */
 export type ContextOutcome = 'ok' | 'notAllowed' | 'notFound' | 'invalidArgs' | 'timeout' | 'cancelled' | 'error';
 
-/** Who a resource was read for: a person looking at it (tree, CLI) or a chat request that hands it to the model. */
-export type ReadPurpose = 'view' | 'chat';
+/**
+ * Who a resource was read for: a person looking at it (tree, CLI), a chat request that hands it to
+ * the model, or an MCP App (its view's HTML, or a read the view asked for; `actor` names the view).
+ */
+export type ReadPurpose = 'view' | 'chat' | 'app';
 
 export interface ResourceAuditRecord {
   readonly kind: 'resource';
@@ -111,6 +114,8 @@ export interface ResourceAuditRecord {
   readonly durationMs: number;
   /** What came back (MIME types and sizes) or why nothing did, at most 1 KB. */
   readonly result: string;
+  /** Who asked when it was not a person or the model: an app's view (absent otherwise). */
+  readonly actor?: CallActor;
 }
 
 export interface PromptAuditRecord {

@@ -19,3 +19,13 @@ export function actorText(actor: CallActor | undefined): string {
   if (actor.kind === 'app') return `app ${actor.server} ${actor.view}`;
   return `upstream ${actor.client}${actor.version ? ` ${actor.version}` : ''} (${actor.transport})`;
 }
+
+/** `{ actor }` for an audit record when someone other than the model asked; nothing for the model. */
+export function auditedActor(actor: CallActor | undefined): { readonly actor?: CallActor } {
+  return actor && actor.kind !== 'model' ? { actor } : {};
+}
+
+/** ` from app pdf ui://…` for a log line; empty for the model. */
+export function fromActor(actor: CallActor | undefined): string {
+  return actor && actor.kind !== 'model' ? ` from ${actorText(actor)}` : '';
+}

@@ -8,6 +8,8 @@ import type { Logger } from '../util/logger';
 import { redactContents } from './redactContents';
 import { classifyFailure, elapsed, roleText, unavailable, type ContextFailure } from './contextFailure';
 import { isoNow } from '../util/isoNow';
+import { auditedActor, fromActor, type CallActor } from '../audit/callActor';
+import { resourceRefusal } from '../apps/actorAccess';
 
 export interface ResourceReadRequest {
   readonly server: string;
@@ -15,6 +17,8 @@ export interface ResourceReadRequest {
   /** Default "view". */
   readonly purpose?: ReadPurpose;
   readonly signal?: AbortSignal;
+  /** Who asks when not a person or the model: an app's view reads only its own server's resources (audited with it). */
+  readonly actor?: CallActor;
 }
 
 export interface ResourceReadResult {
@@ -56,6 +60,8 @@ export class ResourceReader {
       this.finish(request, uri, policy.roleName, started, { outcome, text, contents });
 
     if (!access.allowed && access.ambiguous) return finish('notAllowed', `refused without asking server "${server}": ${access.reason}`);
+    const refused = resourceRefusal(request.actor, server);
+    if (refused) return finish('notAllowed', `refused without asking server "${server}": ${refused}`);
     if (!access.allowed) {
       return finish('notAllowed', `resource "${uri}" of server "${server}" is not available to ${roleText(policy.roleName)}`);
     }
@@ -93,8 +99,9 @@ export class ResourceReader {
       outcome: r.outcome,
       durationMs,
       result: summarize(r.text),
+      ...auditedActor(request.actor),
     });
-    this.o.logger.info(`read ${request.server}/${uri} (${purpose}) → ${r.outcome} in ${durationMs} ms${r.outcome === 'ok' ? '' : `: ${r.text}`}`);
+    this.o.logger.info(`read ${request.server}/${uri} (${purpose}${fromActor(request.actor)}) → ${r.outcome} in ${durationMs} ms${r.outcome === 'ok' ? '' : `: ${r.text}`}`);
     return { server: request.server, uri: request.uri, outcome: r.outcome, contents: r.contents, text: r.text, durationMs };
   }
 }

@@ -24,7 +24,8 @@ import { OutputSchemaValidator } from './outputSchemaValidator';
 import { readCallResult } from './readCallResult';
 import { convertResult, type ModelPart } from './resultConversion';
 import { isoNow } from '../util/isoNow';
-import { actorText, type CallActor } from '../audit/callActor';
+import { auditedActor, fromActor, type CallActor } from '../audit/callActor';
+import { toolAccess } from '../apps/actorAccess';
 
 export interface ToolCallRequest {
   /** The exposed name the model used. */
@@ -106,13 +107,23 @@ export class ToolRouter {
     const entry = registry.lookup(request.name);
     const base: CallBase = { name: request.name, started, role: policy.roleName, times: {}, actor: request.actor };
 
-    // Outside the role is answered exactly like an unknown name.
-    if (!entry || !policy.allows(entry.server, entry.tool.name)) {
+    // Outside the role, or not for this caller (an app-only tool to a model: toolAccess), is answered exactly like an unknown name.
+    const access = entry && policy.allows(entry.server, entry.tool.name) ? toolAccess(request.actor, entry.server, entry.tool) : undefined;
+    if (!entry || !access || (!access.allowed && access.hidden)) {
       // Parsed when possible, so the audit's key-based redaction also covers JSON-string arguments.
       const asSent = parseCallArguments(request.args);
       return this.finish(base, undefined, asSent.ok ? asSent.args : request.args, {
         outcome: 'notFound',
         text: `Tool "${request.name}" is not available. Use only the tools offered in this request.`,
+      });
+    }
+
+    // A view reaching past its own server's app tools is refused; its role can never be widened.
+    if (!access.allowed) {
+      const asSent = parseCallArguments(request.args);
+      return this.finish(base, entry, asSent.ok ? asSent.args : request.args, {
+        outcome: 'denied',
+        text: `The call to tool "${request.name}" was refused by the host: ${access.reason}. The server was not called.`,
       });
     }
 
@@ -276,10 +287,10 @@ export class ToolRouter {
       result: summarize(modelText),
       definitionHash: entry?.definitionHash ?? null,
       ...(base.rule ? { rule: base.rule } : {}),
-      ...(base.actor && base.actor.kind !== 'model' ? { actor: base.actor } : {}),
+      ...auditedActor(base.actor),
     });
     const waited = base.times.confirmWaitMs === undefined ? '' : `, ${base.times.confirmWaitMs} ms of it waiting for confirmation`;
-    this.options.logger.info(`call ${base.name}${base.actor && base.actor.kind !== 'model' ? ` from ${actorText(base.actor)}` : ''} → ${r.outcome} in ${durationMs} ms${waited}${result.confirmedBy ? ` (confirmed by ${result.confirmedBy})` : ''}`);
+    this.options.logger.info(`call ${base.name}${fromActor(base.actor)} → ${r.outcome} in ${durationMs} ms${waited}${result.confirmedBy ? ` (confirmed by ${result.confirmedBy})` : ''}`);
     return result;
   }
 }

@@ -1,4 +1,5 @@
 import type { AuditLog } from '../audit/auditLog';
+import { UI_EXTENSION_FEATURE } from '../apps/uiExtension';
 import type { ServerSignIn } from '../auth/serverSignIn';
 import { createDefaultTransportFactory } from '../mcp/defaultTransportFactory';
 import { ServerFleet, type ServerFleetOptions } from '../mcp/serverFleet';
@@ -40,7 +41,7 @@ export function createFleet(o: McpHostOptions, d: FleetDeps): HostFleet {
     clientInfo: o.clientInfo ?? CLIENT_INFO,
     backoff: o.backoff,
     logLevel: o.logLevel,
-    features: requests.features,
+    features: [...requests.features, UI_EXTENSION_FEATURE],
     calls: requests.calls,
     trusted: d.trusted,
     wanted: (s) => d.policies.current.usesServer(s.name),

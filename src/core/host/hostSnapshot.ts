@@ -1,5 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ConsentState } from '../consent/serverConsent';
+import { isAppOnly, readToolUi } from '../apps/toolUi';
 import { hasDrift, type Quarantine, type ServerPins } from '../pinning/pinningPolicy';
 import { ConnectionState } from '../mcp/connectionState';
 import type { PolicySet } from '../policy/activePolicies';
@@ -19,6 +20,12 @@ export type { PromptView, ResourceTemplateView, ResourceView } from './catalogVi
 export type { Quarantine } from '../pinning/pinningPolicy';
 export type { ConsentState } from '../consent/serverConsent';
 export { connectionFacts, type ConnectionFacts, type ServerView, type ToolView } from './hostViews';
+
+/** What a ToolView says about MCP Apps: the tool's view, and whether only a view may call it. */
+function appFacts(tool: Tool): Pick<ToolView, 'ui' | 'appOnly'> {
+  const ui = readToolUi(tool);
+  return { ...(ui ? { ui } : {}), ...(isAppOnly(tool) ? { appOnly: true } : {}) };
+}
 
 export interface SnapshotSources {
   readonly settings: HostSettings;
@@ -54,14 +61,14 @@ export class HostSnapshot {
     this.roles = src.settings.roles;
   }
 
-  /** The tools the active role's model is offered now, in registry order. */
+  /** The tools the active role's model is offered now, in registry order (never an app-only tool: MCP Apps visibility). */
   get exposed(): readonly ExposedTool[] {
     if (this._exposed) return this._exposed;
     const holding = new Set(this.src.connections.filter((c) => ConnectionState.hasTools(c.state)).map((c) => c.name));
     const out: ExposedTool[] = [];
     for (const entry of this.src.entries) {
       if (!holding.has(entry.server) || !this.src.policies.allows(entry.server, entry.tool.name)) continue;
-      if (this.quarantine(entry.server, entry.tool.name)) continue;
+      if (this.quarantine(entry.server, entry.tool.name) || isAppOnly(entry.tool)) continue;
       out.push({ entry, rule: this.src.policies.rule(entry.server, entry.tool.name) });
     }
     return (this._exposed = out);
@@ -207,7 +214,7 @@ export class HostSnapshot {
     const p = this.src.policies;
     const visible = p.allows(server, listed.name);
     const quarantine = this.quarantine(server, listed.name);
-    const q = quarantine ? { quarantine } : {};
+    const q = { ...(quarantine ? { quarantine } : {}), ...appFacts(listed) };
     if (!entry) {
       const problem = this.src.problems.find((x) => x.server === server && x.tool === listed.name);
       return { server, tool: listed, visible: false, rule: 'ask', ...(problem ? { problem } : {}), ...q };

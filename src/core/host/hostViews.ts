@@ -1,4 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolUi } from '../apps/toolUi';
 import type { ConsentState } from '../consent/serverConsent';
 import type { ConnectionState, ServerInfo } from '../mcp/connectionState';
 import type { ServerConnection, ToolDefinitionProblem } from '../mcp/serverConnection';
@@ -73,6 +74,10 @@ export interface ToolView {
   readonly problem?: NamingProblem;
   /** Why it is not offered to any role: its definition is not the reviewed one (mcpHost.pinning). */
   readonly quarantine?: Quarantine;
+  /** MCP Apps: the tool's view (`_meta.ui.resourceUri`), which the editor can show with its result. */
+  readonly ui?: ToolUi;
+  /** MCP Apps: only a view may call it (its visibility lacks "model"); never offered to a model. */
+  readonly appOnly?: true;
 }
 
 /** What the snapshot keeps of one connection: values of the moment, never the live object. */

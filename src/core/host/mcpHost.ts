@@ -8,7 +8,9 @@ import type { HostSettings } from '../settings/hostSettings';
 import { recordToolListChange } from '../tools/toolListLog';
 import { ToolRegistry, type ToolsChangedEvent } from '../tools/toolRegistry';
 import { DisposableStore, Emitter, type Event } from '../util/event';
-import { nullLogger } from '../util/logger';
+import { nullLogger, type Logger } from '../util/logger';
+import type { AppView } from '../apps/appView';
+import { readAppView } from '../apps/readAppView';
 import { createFleet } from './createFleet';
 import { HostCatalog } from './hostCatalog';
 import { serverResolver, type SignInControl } from './hostAuth';
@@ -19,6 +21,7 @@ import type { McpHostOptions } from './mcpHostOptions';
 
 export type { ServerStateEvent } from '../mcp/serverFleet';
 export type { McpHostOptions } from './mcpHostOptions';
+export type { AppView } from '../apps/appView';
 
 /** The MCP host, editor-free: settings in; snapshot, events, `call()`, `catalog`, `auth`, `definitions` and lifecycle out. */
 export class McpHost {
@@ -49,10 +52,11 @@ export class McpHost {
   private readonly audit: AuditLog;
   private readonly trust: HostTrust;
   private cached?: HostSnapshot;
+  private readonly logger: Logger;
   private closing?: Promise<void>;
 
   constructor(private readonly options: McpHostOptions) {
-    const logger = options.logger ?? nullLogger;
+    const logger = (this.logger = options.logger ?? nullLogger);
     this._settings = options.settings;
     this.trusted = options.trusted ?? true;
     this.policies = new ActivePolicies(options.settings, { role: options.role, timeoutMs: options.timeoutOverrideMs, assumeYes: options.assumeYes, workspaceFolder: options.workspaceFolder }, logger);
@@ -100,8 +104,35 @@ export class McpHost {
     }));
   }
 
+  /**
+   * Every tool call, whoever asks (`request.actor`): the model, a gateway client, or an MCP App's
+   * view (`{ kind: 'app', server, view, tool }`, naming the tool by `appToolName`), all through the
+   * same role, pins, argument rules, confirmation and audit.
+   */
   call(request: ToolCallRequest): Promise<ToolCallResult> {
     return this.router.call(request);
+  }
+
+  /**
+   * MCP Apps: the name under which a view of `server` calls that server's tool `tool` (its name on
+   * the server) through `call()`; undefined when the server lists no such tool. The router still
+   * refuses a view's call to another server's tool or to one whose visibility lacks "app".
+   */
+  appToolName(server: string, tool: string): string | undefined {
+    return this.registry.find(server, tool)?.name;
+  }
+
+  /**
+   * MCP Apps: fetch a tool's view (`readToolUi(tool).resourceUri`) through the audited resource
+   * path (the role's resource globs apply), as HTML with what its resource declares (`meta`: CSP
+   * origins, permissions, border). Rejects with an AppViewError saying what and where.
+   */
+  readAppView(server: string, resourceUri: string, options: { tool?: string; signal?: AbortSignal } = {}): Promise<AppView> {
+    return readAppView({ server, uri: resourceUri, ...options }, {
+      read: (r) => this.catalog.readResource(r),
+      listed: (s) => this.fleet.get(s)?.catalogs.resources.resources ?? [],
+      logger: this.logger,
+    });
   }
 
   /** Start every server the role uses, in parallel, until each settled; `forCall`: only what that one call needs (oneShotTarget). */

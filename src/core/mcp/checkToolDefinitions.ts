@@ -1,6 +1,7 @@
 import { ToolSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { schemaProblem } from '../calls/jsonSchemaCompilers';
 import { isPlainObject } from '../settings/isPlainObject';
+import { inspectToolUi } from '../apps/toolUi';
 
 /** Something wrong with one tool a server lists: the tool is not loaded, or loaded without a part. */
 export interface ToolDefinitionProblem {
@@ -47,7 +48,7 @@ function checkOne(entry: unknown, index: number): { tool?: Tool; problems: ToolD
   let candidate: Record<string, unknown> = entry;
   for (let attempt = 0; attempt < 2; attempt++) {
     const parsed = ToolSchema.safeParse(candidate);
-    if (parsed.success) return { tool: parsed.data, problems };
+    if (parsed.success) return withUi(parsed.data, problems);
     const parts = new Set(parsed.error.issues.map((i) => String(i.path[0] ?? '')));
     const required = [...parts].filter((p) => !OPTIONAL_PARTS.has(p));
     if (required.length || attempt === 1) {
@@ -69,6 +70,14 @@ function schemaShapeProblem(schema: unknown): string | undefined {
   if (schema.type !== 'object') return `must have "type": "object" (got ${schema.type === undefined ? 'no "type"' : JSON.stringify(schema.type)})`;
   const invalid = schemaProblem(schema);
   return invalid ? `is not a valid JSON Schema: ${invalid}` : undefined;
+}
+
+/** MCP Apps: a tool whose `_meta.ui.visibility` is malformed is not loaded (whom it is for is unknown); other malformed parts are ignored. */
+function withUi(tool: Tool, problems: ToolDefinitionProblem[]): { tool?: Tool; problems: ToolDefinitionProblem[] } {
+  const ui = inspectToolUi(tool);
+  if (ui.refused) return reject(tool.name, `tool "${tool.name}" is not loaded: ${ui.refused}`);
+  for (const why of ui.problems) problems.push({ tool: tool.name, loaded: true, message: `tool "${tool.name}": ${why}` });
+  return { tool, problems };
 }
 
 function reject(tool: string, message: string): { problems: ToolDefinitionProblem[] } {

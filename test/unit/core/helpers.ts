@@ -78,10 +78,10 @@ export function role(name: string, partial: Partial<RoleSettings> = {}): RoleSet
   return { name, tools: ['*/*'], exclude: [], autoApprove: [], confirm: [], ...partial };
 }
 
-/** A reference server from node_modules, run with this Node. */
+/** A reference server (or an MCP Apps example server, pinned as a devDependency) from node_modules, run with this Node. */
 export function referenceServer(
   name: string,
-  pkg: 'server-everything' | 'server-filesystem' | 'server-memory',
+  pkg: 'server-everything' | 'server-filesystem' | 'server-memory' | 'server-pdf' | 'server-basic-vanillajs' | 'server-system-monitor',
   args: string[] = [],
   env: Record<string, string> = {},
 ): StdioServerSettings {
