@@ -4,7 +4,7 @@
  * MCP Apps suite: Playwright drives a real VS Code workbench (code-server, WITHOUT the smoke-test
  * driver, so the host's modal dialogs show as a person meets them). MCP Host (dist/extension.js) and
  * the scripted model are installed; the workspace is a fresh copy of ./workspace with the fixture
- * app server (test/fixtures/servers/app.mjs) and the published example servers basic-vanillajs,
+ * app server (test/fixtures/servers/probe-view.mjs) and the published example servers basic-vanillajs,
  * system-monitor and pdf (pinned devDependencies), all in role "apps". Two HTTP servers on
  * 127.0.0.1 stand for a domain the fixture's view declares and one it does not. The lockfile is
  * written by `mcp-host lock` before the workbench opens; each server asks for consent at its first start.
