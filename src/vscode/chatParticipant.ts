@@ -218,8 +218,8 @@ class McpChatHandler {
     // A server that asks the user (or samples) during a call shows in that call's progress.
     this.controller.serverRequests.chatModel = model;
     const asking = this.controller.serverRequests.onDidAsk((line) => sink.progress(line));
-    const tools = this.apps ? this.apps.offering(host, stream) : host;
-    const loop = new AgentLoop(new LmModelAdapter(model, JUSTIFICATION), tools, sink, host.settings.maxToolRounds, this.tally?.cache);
+    const views = this.apps?.watching(host);
+    const loop = new AgentLoop(new LmModelAdapter(model, JUSTIFICATION), views?.tools ?? host, sink, host.settings.maxToolRounds, this.tally?.cache);
     try {
       const result = await loop.run(messages, abort.signal);
       logger.debug(`chat: ${result.rounds.length} tool round(s), ${result.stopReason}`);
@@ -231,6 +231,7 @@ class McpChatHandler {
       stream.markdown(`\n\n${message}`);
       return {};
     } finally {
+      views?.offer(stream);
       onCancel.dispose();
       asking.dispose();
     }

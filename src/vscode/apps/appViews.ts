@@ -42,15 +42,25 @@ export class AppViews implements vscode.Disposable {
     });
   }
 
-  /** The host for the agent loop: the same calls, plus a button under the answer for every call whose tool has a view. */
-  offering(host: McpHost, stream: Pick<vscode.ChatResponseStream, 'button'>): ToolHost {
+  /**
+   * The host for one `@mcp` answer's agent loop: the same calls, remembering those whose tool has a
+   * view; `offer` then puts an "Open the app view" button under the answer for each. The buttons go
+   * at the end: VS Code folds what is streamed between tool calls into the answer's collapsed steps.
+   */
+  watching(host: McpHost): { readonly tools: ToolHost; offer(stream: Pick<vscode.ChatResponseStream, 'button'>): void } {
+    const offered: { id: string; tool: string }[] = [];
     return {
-      snapshot: () => host.snapshot(),
-      call: async (request) => {
-        const r = await host.call(request);
-        const id = this.remember(host.snapshot(), request.args, r);
-        if (id) stream.button({ command: OPEN_APP_VIEW, title: `Open the app view of ${r.tool}`, arguments: [id] });
-        return r;
+      tools: {
+        snapshot: () => host.snapshot(),
+        call: async (request) => {
+          const r = await host.call(request);
+          const id = this.remember(host.snapshot(), request.args, r);
+          if (id) offered.push({ id, tool: r.tool ?? r.name });
+          return r;
+        },
+      },
+      offer: (stream) => {
+        for (const { id, tool } of offered.splice(0)) stream.button({ command: OPEN_APP_VIEW, title: `Open the app view of ${tool}`, arguments: [id] });
       },
     };
   }
