@@ -46,9 +46,6 @@
       frame?.contentWindow?.postMessage(m.message, '*');
     } else if (m.type === 'size' && frame) {
       if (typeof m.height === 'number') frame.style.height = `${Math.max(m.height, 0)}px`;
-    } else if (m.type === 'error') {
-      const p = document.getElementById('status');
-      if (p) p.textContent = String(m.text);
     }
   });
 

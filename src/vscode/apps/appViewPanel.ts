@@ -124,10 +124,6 @@ export class AppViewPanel implements vscode.Disposable {
     void this.bridge.connect(this.transport).catch((e) => deps.logger.error(`app view ${resourceUri} of server "${server}": ${errorText(e)}`));
   }
 
-  get server(): string {
-    return this.launch.server;
-  }
-
   reveal(): void {
     this.panel.reveal(undefined, false);
   }
