@@ -28,8 +28,10 @@
       vscode.postMessage({ type: 'rpc', message: event.data });
       return;
     }
-    // From the extension only (the webview host is this page's parent); never from a frame the app opened.
-    if (event.source !== window.parent && event.source !== null) return;
+    // From the extension only: VS Code's webview host posts with this page's own origin (and sets
+    // window.parent to window here, so the source cannot be compared). The app's sandboxed document
+    // has an opaque origin ("null"), and a frame it opens another origin: neither passes.
+    if (event.origin !== window.origin) return;
     const m = event.data;
     if (!m || typeof m.type !== 'string') return;
     if (m.type === 'load') {

@@ -108,7 +108,7 @@ describe('WebviewTransport (the app bridge over a webview)', () => {
     await transport.start();
     web.fromView('hello');
     web.fromView({ type: 'resize', width: -1, height: 10 });
-    web.fromView({ type: 'theme', theme: { kind: 'dark', variables: { 'color': 'red' } } });
+    web.fromView({ type: 'theme', theme: { kind: 'dark', variables: { color: 1 } } });
     web.fromView({ type: 'rpc', message: { jsonrpc: '2.0', method: 42 } });
     assert.deepEqual(relay, []);
     assert.deepEqual(web.posted, []);
