@@ -86,6 +86,8 @@ async function main() {
   /** The app's document inside the newest webview (VS Code's two frames, then the relay's sandboxed iframe). */
   const appFrame = () => page.frameLocator('iframe.webview.ready').last().frameLocator('iframe#active-frame').frameLocator('iframe.app');
   const closeEditors = async () => {
+    // Keys typed while a view has the focus go to the view: give it back to the workbench first.
+    await page.evaluate('document.activeElement && document.activeElement.blur()');
     await ui.runCommand(page, 'View: Close All Editors');
     await page.locator('iframe.webview.ready').first().waitFor({ state: 'detached', timeout: 15000 }).catch(() => undefined);
   };
@@ -203,17 +205,21 @@ async function main() {
         const shown = await ui.waitFor('the display_pdf result', () => toolResultIn(since, 1), { timeout: 30000 });
         const uuid = /viewUUID: ([0-9a-f-]{36})/.exec(shown);
         assert.ok(uuid, shown);
+        // The viewer's resource asks for clipboardWrite: granted only after the person agrees, per server.
+        const asked = await ui.waitForDialog(page, 30000);
+        assert.match(await asked.innerText(), /The app view of MCP server "pdf" asks for: writing to the clipboard/);
+        await ui.clickDialogButton(page, 'Grant');
         await ui.waitFor('the viewer to read the PDF through the host', () => since().audit.find((r) => r.kind === 'call' && r.name === 'pdf__read_pdf_bytes' && r.outcome === 'ok'), { timeout: 60000 });
         await appFrame().locator('canvas').first().waitFor({ timeout: 60000 });
         await shot('app-pdf.png');
         // The model asks the viewer for the page's text: the server relays it to the open viewer.
         ui.setScript(f.modelScript, [{ toolCalls: [{ name: 'pdf__interact', input: { viewUUID: uuid[1], action: 'get_text', page: 1 } }] }, { text: 'The page says hello.' }]);
-        const asked = mark();
+        const question = mark();
         await ui.sendChat(page, '@mcp what does the page say?');
         await ui.waitForResponse(page, 'The page says hello.', 90000);
-        const text = toolResultIn(asked, 1);
+        const text = toolResultIn(question, 1);
         assert.match(text, /Hello from MCP Host/);
-        const rec = await callRecord(asked, 'pdf__submit_page_data');
+        const rec = await callRecord(question, 'pdf__submit_page_data');
         assert.equal(rec.actor.kind, 'app');
         // The viewer's context for the model reaches the next request, marked as the view's.
         ui.setScript(f.modelScript, [{ text: 'Noted.' }]);
