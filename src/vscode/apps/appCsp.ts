@@ -42,13 +42,14 @@ export function appCsp(csp: UiCsp | undefined): AppCsp {
   const withResources = (...fixed: string[]) => [...fixed, ...resource].join(' ');
   const directives = [
     "default-src 'none'",
-    `script-src ${withResources("'unsafe-inline'")}`,
+    // data: and blob: are content the view already holds, not a network: pdf.js starts its worker
+    // from a data: module through a blob: wrapper (server-pdf renders nothing without them).
+    `script-src ${withResources("'unsafe-inline'", 'data:', 'blob:')}`,
     `style-src ${withResources("'unsafe-inline'")}`,
     `img-src ${withResources('data:', 'blob:')}`,
     `font-src ${withResources('data:')}`,
     `media-src ${withResources('data:', 'blob:')}`,
-    // pdf.js and others start workers from blob: URLs they made themselves.
-    `worker-src ${withResources('blob:')}`,
+    `worker-src ${withResources('data:', 'blob:')}`,
     `connect-src ${list(connect)}`,
     `frame-src ${list(frame)}`,
     `base-uri ${list(base)}`,

@@ -17,7 +17,7 @@ describe('app view content security policy', () => {
     assert.deepEqual(d['frame-src'], ["'none'"]);
     assert.deepEqual(d['base-uri'], ["'none'"]);
     assert.deepEqual(d['object-src'], ["'none'"]);
-    assert.deepEqual(d['script-src'], ["'unsafe-inline'"]);
+    assert.deepEqual(d['script-src'], ["'unsafe-inline'", 'data:', 'blob:']);
     assert.deepEqual(d['img-src'], ['data:', 'blob:']);
     for (const sources of Object.values(d)) for (const s of sources) assert.doesNotMatch(s, /^(https?|wss?):|\*/);
     assert.deepEqual(refused, []);
