@@ -11,8 +11,9 @@
  *   5. imports         test/integration/ui/imports.js     Playwright: servers of .vscode/mcp.json and .mcp.json only
  *   6. walkthrough     test/integration/ui/walkthrough.js Playwright: the first-run walkthrough and the empty view
  *   7. gateway         test/integration/gateway/run.js    MCP Host as an MCP server of the editor's own agent
+ *   8. apps            test/integration/apps/run.js       Playwright: MCP App views (fixture app, basic-vanillajs, system-monitor, pdf)
  *
- *   node scripts/run-integration.js [--only extension,untrusted,ui,ui-requests,imports,walkthrough,gateway] [--no-build] [--update-screenshots] [--verbose]
+ *   node scripts/run-integration.js [--only extension,untrusted,ui,ui-requests,imports,walkthrough,gateway,apps] [--no-build] [--update-screenshots] [--verbose]
  *
  * Builds the extension first (npm run build) when dist/extension.js is missing or older than src/.
  * The UI suite's screenshots go to a tmp folder, or to docs/screenshots with --update-screenshots.
@@ -35,6 +36,7 @@ const SUITES = [
   { id: 'imports', title: 'imported .vscode/mcp.json and .mcp.json (Playwright)', script: 'test/integration/ui/imports.js', screenshots: true },
   { id: 'walkthrough', title: 'first-run walkthrough (Playwright)', script: 'test/integration/ui/walkthrough.js', screenshots: true },
   { id: 'gateway', title: "gateway for the editor's own agent", script: 'test/integration/gateway/run.js' },
+  { id: 'apps', title: 'MCP App views (Playwright)', script: 'test/integration/apps/run.js', screenshots: true },
 ];
 
 function parseOptions(args) {

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { AppViews } from './vscode/apps/appViews';
 import { AuditView } from './vscode/auditView';
 import { registerCatalogCommands } from './vscode/catalogCommands';
 import { registerChatParticipant } from './vscode/chatParticipant';
@@ -61,6 +62,7 @@ export function activate(context: vscode.ExtensionContext): McpHostTestApi | und
   const definitions = new ToolDefinitionProvider(host, c.onDidChange);
   const reviews = new ToolReviews(host);
   const audit = new AuditView(context.extensionUri, host, c.host.onDidRecord);
+  const apps = new AppViews(host, logger, context);
   context.subscriptions.push(
     tally,
     g,
@@ -76,7 +78,8 @@ export function activate(context: vscode.ExtensionContext): McpHostTestApi | und
     registerCommands({ controller: c, logger, tree, definitions, extensionId: context.extension.id, more: trustCommands(c, reviews, audit) }),
     registerSignInCommands(c, logger, context.extensionMode !== vscode.ExtensionMode.Production),
     registerCatalogCommands(c, logger),
-    registerChatParticipant(c, tally),
+    registerChatParticipant(c, tally, apps),
+    apps,
     registerNoModelStandIn((m) => logger.info(m)),
     registerSetupCommands({ controller: c, logger, context }),
   );

@@ -2,6 +2,7 @@ import type * as vscode from 'vscode';
 import { promptMessages, resourceMessage } from '../core/agent/contextMessages';
 import type { AgentMessage } from '../core/agent/agentMessages';
 import type { McpHost } from '../core/host/mcpHost';
+import { OPEN_APP_VIEW } from './apps/appViews';
 import { askArgument } from './argumentInput';
 import { resourcesMarkdown, promptsMarkdown } from './catalogMarkdown';
 import { parseResourceReferences } from './chatReferences';
@@ -72,11 +73,16 @@ export class ChatCatalog {
     return { prelude: promptMessages(result.messages, host.settings.maxResultChars), text: parsed.rest };
   }
 
-  /** Read every `#mcp:server/uri` of the request for the model (audited as purpose "chat"); say which could not be attached. */
+  /** Read every `#mcp:server/uri` of the request for the model (audited as purpose "chat"); say which could not be attached; a `ui://` view gets a button that opens it. */
   async attachments(text: string, stream: vscode.ChatResponseStream, signal: AbortSignal): Promise<AgentMessage[]> {
     const host = this.host();
     const out: AgentMessage[] = [];
     for (const ref of parseResourceReferences(text)) {
+      // A view is shown, not read to the model: its button opens it in an editor panel.
+      if (ref.uri.startsWith('ui://')) {
+        stream.button({ command: OPEN_APP_VIEW, title: `Open the app view ${ref.uri}`, arguments: [{ server: ref.server, uri: ref.uri }] });
+        continue;
+      }
       stream.progress(`Reading ${ref.uri} from ${ref.server}…`);
       const read = await host.catalog.readResource({ server: ref.server, uri: ref.uri, purpose: 'chat', signal });
       if (read.outcome === 'ok') out.push(resourceMessage(ref.server, ref.uri, read.contents, host.settings.maxResultChars));

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { AgentLoop, toModelTools, type ResponseSink } from '../core/agent/agentLoop';
 import { describeMeasure, measureTools } from '../core/agent/toolBudget';
 import type { AgentMessage } from '../core/agent/agentMessages';
+import type { AppViews } from './apps/appViews';
 import { ChatCatalog } from './chatCatalog';
 import { historyToMessages } from './chatHistory';
 import type { HostController } from './hostController';
@@ -17,8 +18,8 @@ export const PARTICIPANT_ID = 'mcpHost.agent';
 const JUSTIFICATION = 'MCP Host answers @mcp requests with the MCP tools of the active role.';
 
 /** The `@mcp` chat participant: slash commands for roles, tools and servers; otherwise the agent loop. */
-export function registerChatParticipant(controller: HostController, tally?: ToolBudgetTally): vscode.Disposable {
-  const handler = new McpChatHandler(controller, tally);
+export function registerChatParticipant(controller: HostController, tally?: ToolBudgetTally, apps?: AppViews): vscode.Disposable {
+  const handler = new McpChatHandler(controller, tally, apps);
   const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, (request, context, stream, token) =>
     handler.handle(request, context, stream, token),
   );
@@ -62,6 +63,7 @@ class McpChatHandler {
   constructor(
     private readonly controller: HostController,
     private readonly tally?: ToolBudgetTally,
+    private readonly apps?: AppViews,
   ) {
     this.catalog = new ChatCatalog(() => controller.host);
   }
@@ -207,6 +209,8 @@ class McpChatHandler {
       ...historyToMessages(context.history, this.commands),
       ...used.prelude,
       ...attached,
+      // What open app views asked the model to know (ui/update-model-context), marked as theirs.
+      ...(this.apps?.contexts.messages(host.settings.maxResultChars) ?? []),
       ...(used.text ? [{ role: 'user' as const, text: used.text }] : []),
     ];
     const sink = new ChatResponseSink(stream);
@@ -214,7 +218,8 @@ class McpChatHandler {
     // A server that asks the user (or samples) during a call shows in that call's progress.
     this.controller.serverRequests.chatModel = model;
     const asking = this.controller.serverRequests.onDidAsk((line) => sink.progress(line));
-    const loop = new AgentLoop(new LmModelAdapter(model, JUSTIFICATION), host, sink, host.settings.maxToolRounds, this.tally?.cache);
+    const views = this.apps?.watching(host);
+    const loop = new AgentLoop(new LmModelAdapter(model, JUSTIFICATION), views?.tools ?? host, sink, host.settings.maxToolRounds, this.tally?.cache);
     try {
       const result = await loop.run(messages, abort.signal);
       logger.debug(`chat: ${result.rounds.length} tool round(s), ${result.stopReason}`);
@@ -226,6 +231,7 @@ class McpChatHandler {
       stream.markdown(`\n\n${message}`);
       return {};
     } finally {
+      views?.offer(stream);
       onCancel.dispose();
       asking.dispose();
     }

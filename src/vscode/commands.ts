@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { DisposableStore } from '../core/util/event';
 import { errorText, type HostController } from './hostController';
 import type { OutputLogger } from './outputLogger';
+import { OPEN_APP_VIEW } from './apps/appViews';
 import { argumentTemplate, validateArgumentsJson } from './argumentTemplate';
 import { callResultDocument } from './callResultDocument';
 import { CATALOG_COMMANDS } from './catalogTreeItems';
@@ -37,6 +38,8 @@ export const COMMANDS = {
   approveToolChanges: 'mcpHost.approveToolChanges',
   rejectToolChanges: 'mcpHost.rejectToolChanges',
   showAuditLog: 'mcpHost.showAuditLog',
+  /** Registered by apps/appViews.ts. */
+  openAppView: OPEN_APP_VIEW,
 } as const;
 
 /** How a command reports its errors (a notification and a log line); the lockfile's commands use it too. */

@@ -30,8 +30,8 @@ export function confirmationMessage(request: ConfirmationRequest): ConfirmationM
   const title = request.title && request.title !== request.tool ? ` (${oneLine(request.title, 80)})` : '';
   const message = `Allow the tool "${request.tool}"${title} of MCP server "${request.server}" to run?`;
   const lines: string[] = [];
-  // Not @mcp's model: the editor's agent through the gateway, or an app's view.
-  if (request.actor && request.actor.kind !== 'model') lines.push(`Asked by ${actorText(request.actor)}.`, '');
+  const asker = askerLine(request.actor);
+  if (asker) lines.push(asker, '');
   if (request.rule) lines.push(...ruleLines(request.rule), '');
   if (request.name !== request.tool) lines.push(`Exposed to the model as "${request.name}".`);
   if (request.role) lines.push(`Role: ${request.role}`);
@@ -42,6 +42,15 @@ export function confirmationMessage(request: ConfirmationRequest): ConfirmationM
       : 'MCP Host asks because of its own settings (mcpHost.confirm / mcpHost.autoApprove), not because of these claims.',
   );
   return { message, detail: cap(lines.join('\n'), CONFIRMATION_LIMITS.detailChars) };
+}
+
+/** Who asks when it is not the model: an app's view (which one, opened for which tool) or a gateway client. */
+function askerLine(actor: ConfirmationRequest['actor']): string | undefined {
+  if (!actor || actor.kind === 'model') return undefined;
+  if (actor.kind === 'app') {
+    return `Asked by the app view ${actor.view} of MCP server "${actor.server}"${actor.tool ? ` (the view of its tool "${actor.tool}")` : ''}, not by the model.`;
+  }
+  return `Asked by ${actorText(actor)}, not by the model.`;
 }
 
 /** Why an argument rule asks: its reason and where it is written (with its index), and a failure if that is why. */

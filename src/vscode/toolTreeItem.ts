@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { annotationClaimsSentence } from './annotationClaims';
+import { readToolUi } from '../core/apps/toolUi';
 import { cut, firstLine } from '../core/util/text';
 import { escapeMarkdown } from './escapeMarkdown';
 import { COLOR, icon, markdown } from './treeItemParts';
@@ -63,6 +64,8 @@ export function toolTooltip(node: ToolNode): string {
       '',
     );
   }
+  const view = readToolUi(t)?.resourceUri;
+  if (view) lines.push(`App view: \`${view.replace(/`/g, "'")}\` (**Open the App View** shows it in an editor panel).`, '');
   lines.push(escapeMarkdown(annotationClaimsSentence(t.annotations)));
   return lines.join('\n');
 }
@@ -71,6 +74,7 @@ export function toolContextValue(node: ToolNode): string {
   const tokens: string[] = [CONTEXT.tool];
   if (node.quarantine) tokens.push(CONTEXT.quarantined);
   else if (node.exposedName !== undefined && node.visible) tokens.push(CONTEXT.callable);
+  if (readToolUi(node.tool)) tokens.push(CONTEXT.appView);
   return tokens.join(' ');
 }
 

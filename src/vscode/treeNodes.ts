@@ -98,6 +98,8 @@ export const CONTEXT = {
   tool: 'mcpTool',
   callable: 'mcpTool.callable',
   quarantined: 'mcpTool.quarantined',
+  /** It declares an MCP App view (`_meta.ui.resourceUri`): Open the App View applies. */
+  appView: 'mcpTool.appView',
   resource: 'mcpResource',
   readable: 'mcpResource.readable',
   template: 'mcpResourceTemplate',

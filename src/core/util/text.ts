@@ -9,3 +9,14 @@ export function firstLine(text: string | undefined, max = 120): string {
 export function cut(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
+
+/** A value as JSON for a message about it, cut to `max` characters (something JSON cannot write as itself). */
+export function jsonPreview(value: unknown, max = 200): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  return cut(text, max);
+}

@@ -34,12 +34,7 @@ async function main() {
   if (!fs.existsSync(path.join(REPO, 'dist', 'extension.js'))) throw new Error('dist/extension.js is missing: run "npm run build" first');
   const ws = prepareWorkspace(path.join(__dirname, 'workspace'));
   ui.lockWorkspace(ws);
-  const f = {
-    fixtureLog: ws.fixtureLog,
-    modelScript: path.join(ws.root, 'model-script.json'),
-    modelLog: path.join(ws.root, 'model-log.jsonl'),
-    audit: path.join(ws.workspace, '.mcp-host', 'audit.jsonl'),
-  };
+  const f = ui.suiteFiles(ws);
   const wb = await openWorkbench({
     folder: ws.workspace,
     extensions: [REPO, SCRIPTED_MODEL],
@@ -51,20 +46,9 @@ async function main() {
   if (o.verbose) page.on('console', (m) => process.stderr.write(`[page] ${m.text()}\n`));
   process.stderr.write(`[ui-requests] workbench open (${((Date.now() - t0) / 1000).toFixed(1)} s)\n`);
 
-  const mark = () => {
-    const n = { model: ui.readJsonl(f.modelLog).length, audit: ui.readJsonl(f.audit).length };
-    return () => ({ model: ui.readJsonl(f.modelLog).slice(n.model), audit: ui.readJsonl(f.audit).slice(n.audit) });
-  };
+  const { mark, callRecord, toolResultIn, warmUp } = ui.logMarks(f);
   const record = async (since, kind) =>
     ui.waitFor(`the ${kind} audit record`, () => since().audit.find((r) => r.kind === kind), { timeout: 90000, describe: () => JSON.stringify(since().audit) });
-  const callRecord = async (since, name) =>
-    ui.waitFor(`the audit record of ${name}`, () => since().audit.find((r) => r.kind === 'call' && r.name === name), { timeout: 60000, describe: () => JSON.stringify(since().audit) });
-  /** The last tool result in the chat's model request number `n` of this test (history holds earlier turns' results too). */
-  const toolResultIn = (since, n) => {
-    const req = since().model[n];
-    const results = req ? req.messages.flatMap((m) => m.parts || []).filter((p) => p.type === 'toolResult') : [];
-    return results.length ? results[results.length - 1].text : undefined;
-  };
   /** What the chat's progress shows now (the request in flight), before it collapses into "Completed N steps". */
   const progressText = async () => page.locator('.interactive-response').last().innerText();
   const shot = async (name) => {
@@ -103,20 +87,7 @@ async function main() {
     },
     {
       name: '@mcp answers with the scripted model (warm-up)',
-      fn: async () => {
-        for (let attempt = 1; ; attempt++) {
-          ui.setScript(f.modelScript, [{ text: `Ready, attempt ${attempt}.` }]);
-          const since = mark();
-          await ui.sendChat(page, '@mcp hello');
-          try {
-            await ui.waitFor('a model request', () => since().model.length >= 1, { timeout: 15000 });
-            await ui.waitForResponse(page, `Ready, attempt ${attempt}.`);
-            break;
-          } catch (e) {
-            if (attempt >= 3) throw e;
-          }
-        }
-      },
+      fn: async () => void (await warmUp(page)),
     },
     {
       name: 'a form during a tool call: the modal says who asks and why, the fields are asked in quick inputs, the answer reaches the server',

@@ -68,6 +68,55 @@ function lockWorkspace(ws, env = {}) {
 
 const { sleep, readJsonl, waitFor } = require('../lib/wait');
 
+/** The files a chat suite reads back: the fixtures' log, the scripted model's script and log, the audit. */
+function suiteFiles(ws) {
+  return {
+    fixtureLog: ws.fixtureLog,
+    modelScript: path.join(ws.root, 'model-script.json'),
+    modelLog: path.join(ws.root, 'model-log.jsonl'),
+    audit: path.join(ws.workspace, '.mcp-host', 'audit.jsonl'),
+  };
+}
+
+/**
+ * Reading those files from a mark on: `mark()` gives `since()`, what the model log, the audit and the
+ * fixtures' log gained after it; `callRecord(since, name)` waits for the audit record of a call;
+ * `toolResultIn(since, n)` is the last tool result in the model's request number `n` since the mark.
+ */
+function logMarks(f) {
+  const mark = () => {
+    const n = { model: readJsonl(f.modelLog).length, audit: readJsonl(f.audit).length, fixture: readJsonl(f.fixtureLog).length };
+    return () => ({ model: readJsonl(f.modelLog).slice(n.model), audit: readJsonl(f.audit).slice(n.audit), fixture: readJsonl(f.fixtureLog).slice(n.fixture) });
+  };
+  const callRecord = (since, name) =>
+    waitFor(`the audit record of ${name}`, () => since().audit.find((r) => r.kind === 'call' && r.name === name), { timeout: 60000, describe: () => JSON.stringify(since().audit) });
+  const toolResultIn = (since, n) => {
+    const req = since().model[n];
+    const results = req ? req.messages.flatMap((m) => m.parts || []).filter((p) => p.type === 'toolResult') : [];
+    return results.length ? results[results.length - 1].text : undefined;
+  };
+  /**
+   * `@mcp hello` until the scripted model answers (the first request after the workbench starts can
+   * fail with "Language model unavailable" while the model registers), at most three times.
+   * Returns that model request.
+   */
+  const warmUp = async (page) => {
+    for (let attempt = 1; ; attempt++) {
+      setScript(f.modelScript, [{ text: `Ready, attempt ${attempt}.` }]);
+      const since = mark();
+      await sendChat(page, '@mcp hello');
+      try {
+        await waitFor('a model request', () => since().model.length >= 1, { timeout: 15000 });
+        await waitForResponse(page, `Ready, attempt ${attempt}.`);
+        return since().model[0];
+      } catch (e) {
+        if (attempt >= 3) throw e;
+      }
+    }
+  };
+  return { mark, callRecord, toolResultIn, warmUp };
+}
+
 /** Writes a sequential script (the Nth model request after this write gets turns[N]). */
 function setScript(file, turns) {
   fs.writeFileSync(file, JSON.stringify({ select: 'sequential', turns, nonce: crypto.randomBytes(6).toString('hex') }, null, 1));
@@ -400,6 +449,8 @@ async function screenshot(page, file, opts = {}) {
 }
 
 module.exports = {
+  suiteFiles,
+  logMarks,
   dismissNotifications,
   parseSuiteOptions,
   lockWorkspace,

@@ -59,6 +59,14 @@ describe('confirmation message', () => {
     assert.ok(detail.includes('The server claims:'), 'the claims survive a long argument list');
   });
 
+  it('names who asks when it is not the model: an app view (and its tool), a gateway client', () => {
+    assert.doesNotMatch(confirmationMessage(request).detail, /Asked by/);
+    const app = confirmationMessage({ ...request, actor: { kind: 'app', server: 'coupons', view: 'ui://coupons/form.html', tool: 'show_form' } }).detail;
+    assert.match(app, /^Asked by the app view ui:\/\/coupons\/form\.html of MCP server "coupons" \(the view of its tool "show_form"\), not by the model\.\n/);
+    const upstream = confirmationMessage({ ...request, actor: { kind: 'upstream', client: 'claude-code', version: '2.1', transport: 'http' } }).detail;
+    assert.match(upstream, /^Asked by upstream claude-code 2\.1 \(http\), not by the model\./);
+  });
+
   it('shows "(none)" for no arguments', () => {
     assert.equal(formatArguments({}), '(none)');
   });

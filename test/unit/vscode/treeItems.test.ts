@@ -144,6 +144,13 @@ describe('tree items: tools', () => {
     assert.ok(toolTooltip(node).includes('Hidden for role **support**'));
   });
 
+  it('a tool with an app view offers Open the App View (context value), callable or not', () => {
+    const withView = { ...tool, _meta: { ui: { resourceUri: 'ui://orders/view.html' } } };
+    assert.equal((toTreeItem(toolNode({ tool: withView })) as InstanceType<typeof fake.TreeItem>).contextValue, 'mcpTool mcpTool.callable mcpTool.appView');
+    assert.equal((toTreeItem(toolNode({ tool: withView, visible: false })) as InstanceType<typeof fake.TreeItem>).contextValue, 'mcpTool mcpTool.appView');
+    assert.match(toolTooltip(toolNode({ tool: withView })), /App view: `ui:\/\/orders\/view\.html`/);
+  });
+
   it('labels annotations as the server\'s claims in the tooltip', () => {
     const text = toolTooltip(toolNode());
     assert.ok(text.includes('The server claims: read-only.'));
