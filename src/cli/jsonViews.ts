@@ -1,4 +1,4 @@
-import type { ContentBlock, Implementation, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { ContentBlock, Implementation, ToolAnnotations } from '@modelcontextprotocol/client';
 import type { ToolCallResult } from '../core/calls/toolRouter';
 import type { HostSnapshot, ToolsChangedEvent } from '../core/host/hostSnapshot';
 import type { ServerStateEvent } from '../core/host/mcpHost';

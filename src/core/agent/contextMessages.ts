@@ -1,4 +1,4 @@
-import type { ContentBlock, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ContentBlock, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/client';
 import { convertResult } from '../calls/resultConversion';
 import type { AgentMessage } from './agentMessages';
 

@@ -1,4 +1,4 @@
-import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
+import { auth } from '@modelcontextprotocol/client';
 import { ConnectionState } from '../mcp/connectionState';
 import type { RemoteServerSettings, ServerSettings } from '../settings/hostSettings';
 import { redactSecrets } from '../settings/redactSecrets';

@@ -1,11 +1,8 @@
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import type { ContextOutcome } from '../audit/auditRecord';
 import { ConnectionState } from '../mcp/connectionState';
 import type { ServerConnection } from '../mcp/serverConnection';
 import { errorText } from '../util/errorText';
-
-/** MCP's "resource not found" error code (spec: -32002). */
-const RESOURCE_NOT_FOUND = -32002;
 
 export interface ContextFailure {
   readonly outcome: ContextOutcome;
@@ -22,8 +19,8 @@ export function unavailable(server: string, connection: ServerConnection | undef
 /** A failed `resources/read` or `prompts/get`, classified like a tool call's failure. */
 export function classifyFailure(e: unknown, signal: AbortSignal | undefined, timeoutMs: number, redact: (t: string) => string): ContextFailure {
   if (signal?.aborted) return { outcome: 'cancelled', text: 'cancelled by the user' };
-  if (e instanceof McpError && e.code === ErrorCode.RequestTimeout) return { outcome: 'timeout', text: `no answer within ${timeoutMs} ms` };
-  if (e instanceof McpError && e.code === RESOURCE_NOT_FOUND) return { outcome: 'notFound', text: redact(errorText(e)) };
+  if (e instanceof SdkError && e.code === SdkErrorCode.RequestTimeout) return { outcome: 'timeout', text: `no answer within ${timeoutMs} ms` };
+  if (e instanceof ProtocolError && e.code === ProtocolErrorCode.ResourceNotFound) return { outcome: 'notFound', text: redact(errorText(e)) };
   return { outcome: 'error', text: redact(errorText(e)) };
 }
 

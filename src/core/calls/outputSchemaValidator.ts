@@ -1,5 +1,5 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import { compileSchema } from './jsonSchemaCompilers';
 
 export type OutputCheck = { ok: true } | { ok: false; error: string };

@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import type { ConsentState } from '../consent/serverConsent';
 import { hasDrift, type Quarantine, type ServerPins } from '../pinning/pinningPolicy';
 import { ConnectionState } from '../mcp/connectionState';

@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import type { ConsentState } from '../consent/serverConsent';
 import type { ConnectionState, ServerInfo } from '../mcp/connectionState';
 import type { ServerConnection, ToolDefinitionProblem } from '../mcp/serverConnection';

@@ -1,4 +1,5 @@
-import { ToolSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
+import { ToolSchema } from '@modelcontextprotocol/core';
 import { schemaProblem } from '../calls/jsonSchemaCompilers';
 import { isPlainObject } from '../settings/isPlainObject';
 

@@ -1,4 +1,4 @@
-import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
+import type { Implementation } from '@modelcontextprotocol/client';
 import type { SecretRedactor } from '../audit/secretRedactor';
 import type { ServerSettings } from '../settings/hostSettings';
 import type { ResolvedServer } from '../settings/resolveServerSettings';
