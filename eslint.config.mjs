@@ -42,38 +42,21 @@ export const CORE_RANKS = [
   ['telemetry', 'gateway'],
 ];
 
-/**
- * TEMPORARY exceptions to the ranks, each one import of one file. They run through the call path
- * that the SDK v2 move (issue 27, branch h1) rewrites, so they are not moved here; the lead removes
- * them after merging h1, and lint then shows what is left.
- */
-export const RANK_EXCEPTIONS = [
-  // mcp → calls: listing checks tool schemas with the call path's compilers; jsonSchemaCompilers belongs in tools (a tool's schemas).
-  { file: 'src/core/mcp/checkToolDefinitions.ts', allows: 'calls/jsonSchemaCompilers' },
-  // mcp → requests: the call clock (OpenCall, ServerCalls) belongs to the one call unit in mcp, which requests then imports.
-  { file: 'src/core/mcp/toolCall.ts', allows: 'requests/serverCalls' },
-  { file: 'src/core/mcp/serverConnectionOptions.ts', allows: 'requests/serverCalls' },
-  // auth → mcp: signing a server in restarts its connection; ServerSignIn belongs above mcp (host, its only user).
-  { file: 'src/core/auth/serverSignIn.ts', allows: 'mcp/connectionState' },
-];
-
 const CORE_DIR = new URL('./src/core/', import.meta.url);
 const unranked = readdirSync(CORE_DIR, { withFileTypes: true })
   .filter((d) => d.isDirectory() && !CORE_RANKS.flat().includes(d.name))
   .map((d) => d.name);
 if (unranked.length) throw new Error(`eslint.config.mjs: src/core/${unranked.join(', src/core/')} has no rank: add it to CORE_RANKS`);
 
-/** The pattern that keeps a core folder to the folders below it, if any are above it (`allows`: the one module above that a temporary exception permits). */
-function rankPattern(folder, allows) {
+/** The pattern that keeps a core folder to the folders below it, if any are above it. */
+function rankPattern(folder) {
   const rank = CORE_RANKS.findIndex((r) => r.includes(folder));
   const lower = CORE_RANKS.slice(0, rank).flat();
   const barred = CORE_RANKS.slice(rank).flat().filter((f) => f !== folder);
   if (!barred.length) return [];
-  // `allows` is a folder and a file name (letters only): no regex escaping needed.
-  const except = allows ? `(?!${allows}$)` : '';
   return [
     {
-      regex: `^(\\.\\./)+${except}(${barred.join('|')})(/|$)`,
+      regex: `^(\\.\\./)+(${barred.join('|')})(/|$)`,
       message: `src/core/${folder} may import only the core folders ranked below it (${lower.join(', ') || 'none'}): see the core's ranks in the README (Development) and CORE_RANKS in eslint.config.mjs.`,
     },
   ];
@@ -185,11 +168,6 @@ export default defineConfig(
     name: `mcp-host/layers/core/${folder}`,
     files: [`src/core/${folder}/**`],
     rules: { '@typescript-eslint/no-restricted-imports': restrictedImports(CLI_LAYER, VSCODE_LAYER, ...rankPattern(folder)) },
-  })),
-  ...RANK_EXCEPTIONS.map(({ file, allows }) => ({
-    name: `mcp-host/layers/core/temporary-exception/${file}`,
-    files: [file],
-    rules: { '@typescript-eslint/no-restricted-imports': restrictedImports(CLI_LAYER, VSCODE_LAYER, ...rankPattern(file.split('/')[2], allows)) },
   })),
   {
     // Files directly in src/core (none today) belong to no folder: only the layer rules.

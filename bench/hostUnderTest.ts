@@ -10,7 +10,7 @@
  * toModelTools the way McpHost and HostSnapshot do.
  * (The CLI rows run dist/cli.js as a process and need nothing from here.)
  */
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import { toModelTools } from '../src/core/agent/agentLoop';
 import type { ModelToolDefinition } from '../src/core/agent/agentMessages';
 import type { AuditRecord } from '../src/core/audit/auditRecord';

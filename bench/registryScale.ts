@@ -11,7 +11,7 @@
  */
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import { fmtMs, type BenchResult } from './common';
 import { buildRoleDefinitions, type BuiltRegistry, type RegistryFixture } from './hostUnderTest';
 import { blockBootstrap, median, round } from './stats';

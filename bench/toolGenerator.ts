@@ -3,7 +3,7 @@
  * characters that need sanitizing), ~200-character descriptions, nested object input schemas with
  * enums, arrays, formats, defaults and descriptions, annotations, and an outputSchema on a third.
  */
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import { prng } from './stats';
 
 const VERBS = ['get', 'list', 'search', 'create', 'update', 'delete', 'archive', 'export', 'sync', 'approve'];

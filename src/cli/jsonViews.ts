@@ -1,4 +1,4 @@
-import type { ContentBlock, Implementation, Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { ContentBlock, Implementation, Tool, ToolAnnotations } from '@modelcontextprotocol/client';
 import { readToolUi } from '../core/apps/toolUi';
 import type { ToolCallResult } from '../core/calls/toolRouter';
 import type { HostSnapshot, ToolsChangedEvent } from '../core/host/hostSnapshot';

@@ -1,4 +1,4 @@
-import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolAnnotations } from '@modelcontextprotocol/client';
 
 /**
  * A tool's annotations as the server's own claims, e.g. `read-only, not destructive`. Undefined

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Root } from '@modelcontextprotocol/sdk/types.js';
+import type { Root } from '@modelcontextprotocol/client';
 import { folderRoot, type RootsSource } from '../core/requests/rootsSource';
 import { Emitter } from '../core/util/event';
 

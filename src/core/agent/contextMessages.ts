@@ -1,4 +1,4 @@
-import type { CallToolResult, ContentBlock, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ContentBlock, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/client';
 import { convertResult } from '../calls/resultConversion';
 import type { AgentMessage } from './agentMessages';
 

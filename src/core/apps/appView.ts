@@ -1,4 +1,4 @@
-import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ReadResourceResult } from '@modelcontextprotocol/client';
 import { UI_MIME_TYPE, type UiResourceMeta } from './uiMeta';
 import { readUiResourceMeta } from './uiResourceMeta';
 

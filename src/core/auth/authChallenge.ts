@@ -1,5 +1,5 @@
-import { extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { extractWWWAuthenticateParams } from '@modelcontextprotocol/client';
+import type { FetchLike } from '@modelcontextprotocol/client';
 import { credentialKeyOf } from './credentialStore';
 
 /** What a server's 401 or 403 asked for, from its `WWW-Authenticate: Bearer …` header. */

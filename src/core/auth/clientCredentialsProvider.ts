@@ -1,7 +1,7 @@
 import * as crypto from 'node:crypto';
-import type { AddClientAuthentication, OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
-import { createPrivateKeyJwtAuth } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { AddClientAuthentication, OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/client';
+import { createPrivateKeyJwtAuth } from '@modelcontextprotocol/client';
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/client';
 import type { CredentialStore } from './credentialStore';
 import { CLIENT_NAME } from './hostOAuthProvider';
 import type { JwtSigningAlgorithm } from '../settings/oauthSettings';

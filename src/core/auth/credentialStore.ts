@@ -1,5 +1,5 @@
-import type { OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { OAuthDiscoveryState } from '@modelcontextprotocol/client';
+import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/client';
 
 /**
  * Where the host keeps what OAuth sign-in produces, per MCP server URL and authorization server

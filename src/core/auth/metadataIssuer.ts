@@ -1,4 +1,4 @@
-import type { OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthDiscoveryState } from '@modelcontextprotocol/client';
 
 /**
  * The authorization server metadata names another issuer than the one its well-known URL was built

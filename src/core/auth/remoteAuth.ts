@@ -1,5 +1,4 @@
-import { discoverOAuthServerInfo, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { discoverOAuthServerInfo, type FetchLike, type OAuthClientProvider, type Transport } from '@modelcontextprotocol/client';
 import type { RemoteServerSettings } from '../settings/hostSettings';
 import { Emitter } from '../util/event';
 import { ChallengeRecorder, isStepUp, type AuthChallenge } from './authChallenge';

@@ -1,5 +1,5 @@
-import type { OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { OAuthDiscoveryState } from '@modelcontextprotocol/client';
+import type { OAuthTokens } from '@modelcontextprotocol/client';
 import { issuerKeyOf, issuerOf, type CredentialStore } from './credentialStore';
 import { checkMetadataIssuer } from './metadataIssuer';
 

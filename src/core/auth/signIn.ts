@@ -1,6 +1,5 @@
 import * as crypto from 'node:crypto';
-import { auth, discoverOAuthServerInfo } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { auth, discoverOAuthServerInfo, type FetchLike } from '@modelcontextprotocol/client';
 import { isStepUp, type AuthChallenge } from './authChallenge';
 import type { AuthEventListener } from './authEvents';
 import type { CredentialStore } from './credentialStore';
@@ -156,7 +155,7 @@ export async function signIn(options: SignInOptions): Promise<SignInResult> {
       const discovery = await provider.discoveryState();
       const problem = issProblem(outcome.iss, discovery?.authorizationServerMetadata as Record<string, unknown> | undefined);
       if (problem) return finish({ kind: 'failed', reason: problem });
-      const second = await auth(provider, { ...authOptions, authorizationCode: outcome.code });
+      const second = await auth(provider, { ...authOptions, authorizationCode: outcome.code, ...(outcome.iss !== undefined ? { iss: outcome.iss } : {}) });
       if (second !== 'AUTHORIZED') return finish({ kind: 'failed', reason: 'the authorization code was not accepted' });
     }
     const issuer = (await provider.currentIssuer()) ?? serverUrl;

@@ -1,5 +1,4 @@
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { SdkHttpError, UnauthorizedError } from '@modelcontextprotocol/client';
 
 /**
  * Thrown (through the SDK's transport) when a server needs a sign-in that cannot happen silently:
@@ -32,5 +31,5 @@ export class SignInRequiredError extends Error {
  */
 export function needsSignIn(error: unknown): boolean {
   if (error instanceof SignInRequiredError || error instanceof UnauthorizedError) return true;
-  return error instanceof StreamableHTTPError && (error.code === 401 || error.code === 403);
+  return error instanceof SdkHttpError && (error.status === 401 || error.status === 403);
 }

@@ -1,5 +1,5 @@
 import { describeProgress, throttleProgress, type CallProgress, type ProgressListener } from '../mcp/callProgress';
-import type { CallTimeoutError } from '../mcp/toolCall';
+import type { CallTimeoutError } from '../mcp/call/toolCall';
 import type { Logger } from '../util/logger';
 
 /** How often a call's progress is written to the log at most (the last step and task status changes always are). */

@@ -1,4 +1,4 @@
-import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolAnnotations } from '@modelcontextprotocol/client';
 import type { RuleHit } from '../policy/argumentRules';
 import type { CallActor } from '../audit/callActor';
 

@@ -1,21 +1,21 @@
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import type { ContextOutcome } from '../audit/auditRecord';
 import { ConnectionState } from '../mcp/connectionState';
 import type { ServerConnection } from '../mcp/serverConnection';
 import { errorText } from '../util/errorText';
 
 /** MCP's "resource not found" error code up to 2025-11-25 (spec: -32002). */
-const RESOURCE_NOT_FOUND = -32002;
+const RESOURCE_NOT_FOUND = ProtocolErrorCode.ResourceNotFound;
 
 /**
  * Resource not found: -32002, or (2026-07-28, and servers built on SDK v2 at every revision) -32602
  * Invalid Params whose data is exactly `{ uri }`.
  */
-function isResourceNotFound(e: McpError): boolean {
+function isResourceNotFound(e: ProtocolError): boolean {
   if (e.code === RESOURCE_NOT_FOUND) return true;
   const data: unknown = e.data;
   return (
-    e.code === ErrorCode.InvalidParams &&
+    e.code === ProtocolErrorCode.InvalidParams &&
     typeof data === 'object' &&
     data !== null &&
     Object.keys(data).length === 1 &&
@@ -38,8 +38,8 @@ export function unavailable(server: string, connection: ServerConnection | undef
 /** A failed `resources/read` or `prompts/get`, classified like a tool call's failure. */
 export function classifyFailure(e: unknown, signal: AbortSignal | undefined, timeoutMs: number, redact: (t: string) => string): ContextFailure {
   if (signal?.aborted) return { outcome: 'cancelled', text: 'cancelled by the user' };
-  if (e instanceof McpError && e.code === ErrorCode.RequestTimeout) return { outcome: 'timeout', text: `no answer within ${timeoutMs} ms` };
-  if (e instanceof McpError && isResourceNotFound(e)) return { outcome: 'notFound', text: redact(errorText(e)) };
+  if (e instanceof SdkError && e.code === SdkErrorCode.RequestTimeout) return { outcome: 'timeout', text: `no answer within ${timeoutMs} ms` };
+  if (e instanceof ProtocolError && isResourceNotFound(e)) return { outcome: 'notFound', text: redact(errorText(e)) };
   return { outcome: 'error', text: redact(errorText(e)) };
 }
 

@@ -1,6 +1,6 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { compileSchema } from './jsonSchemaCompilers';
+import type { Tool } from '@modelcontextprotocol/client';
+import { compileSchema } from '../tools/jsonSchemaCompilers';
 
 export type OutputCheck = { ok: true } | { ok: false; error: string };
 

@@ -1,4 +1,4 @@
-import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
+import type { GetPromptResult } from '@modelcontextprotocol/client';
 import type { ContextOutcome } from '../audit/auditRecord';
 import { redactArguments, summarize } from '../audit/redactArguments';
 import { classifyFailure, elapsed, roleText, unavailable } from './contextFailure';

@@ -4,8 +4,8 @@ import {
   ImageContentSchema,
   ResourceLinkSchema,
   TextContentSchema,
-  type ContentBlock,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/core';
+import type { ContentBlock } from '@modelcontextprotocol/client';
 import { isPlainObject } from '../settings/isPlainObject';
 
 /** A `tools/call` result as the host keeps it: the valid parts, and why the others were dropped. */

@@ -1,4 +1,4 @@
-import type { GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type { GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/client';
 
 type Contents = ReadResourceResult['contents'];
 type Messages = GetPromptResult['messages'];

@@ -1,4 +1,4 @@
-import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ReadResourceResult } from '@modelcontextprotocol/client';
 import type { AuditLog } from '../audit/auditLog';
 import type { ContextOutcome, ReadPurpose } from '../audit/auditRecord';
 import { summarize } from '../audit/redactArguments';

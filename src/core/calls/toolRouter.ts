@@ -1,4 +1,4 @@
-import type { ContentBlock } from '@modelcontextprotocol/sdk/types.js';
+import type { ContentBlock } from '@modelcontextprotocol/client';
 import type { AuditLog } from '../audit/auditLog';
 import type { CallOutcome, ConfirmedBy } from '../audit/auditRecord';
 import { redactArguments, summarize } from '../audit/redactArguments';
@@ -6,7 +6,7 @@ import type { SecretRedactor } from '../audit/secretRedactor';
 import { ConnectionState } from '../mcp/connectionState';
 import { ServerUnavailableError } from '../mcp/serverConnection';
 import type { ServerFleet } from '../mcp/serverFleet';
-import { CallTimeoutError, ConnectionLostError } from '../mcp/toolCall';
+import { CallTimeoutError, ConnectionLostError } from '../mcp/call/toolCall';
 import type { Quarantine } from '../pinning/pinningPolicy';
 import type { ActivePolicies } from '../policy/activePolicies';
 import type { RuleHit } from '../policy/argumentRules';

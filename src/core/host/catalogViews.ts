@@ -1,4 +1,4 @@
-import type { Prompt, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate } from '@modelcontextprotocol/client';
 import type { ServerConnection } from '../mcp/serverConnection';
 import type { PolicySet } from '../policy/activePolicies';
 

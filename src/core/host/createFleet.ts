@@ -1,6 +1,6 @@
 import type { AuditLog } from '../audit/auditLog';
 import { UI_EXTENSION_FEATURE } from './uiExtension';
-import type { ServerSignIn } from '../auth/serverSignIn';
+import type { ServerSignIn } from './serverSignIn';
 import { createDefaultTransportFactory } from '../mcp/defaultTransportFactory';
 import { ServerFleet, type ServerFleetOptions } from '../mcp/serverFleet';
 import type { ActivePolicies } from '../policy/activePolicies';

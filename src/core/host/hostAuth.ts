@@ -2,13 +2,13 @@ import type { AuditLog } from '../audit/auditLog';
 import { MemoryCredentialStore } from '../auth/memoryCredentialStore';
 import { recordAuthEvent } from '../auth/recordAuthEvent';
 import { RemoteAuth } from '../auth/remoteAuth';
-import { ServerSignIn, type SignInServers } from '../auth/serverSignIn';
+import { ServerSignIn, type SignInServers } from './serverSignIn';
 import type { ServerSettings } from '../settings/hostSettings';
 import { resolveServerSettings, type ResolvedServer } from '../settings/resolveServerSettings';
 import type { Logger } from '../util/logger';
 import type { McpHostOptions } from './mcpHostOptions';
 
-export type { SignInControl } from '../auth/serverSignIn';
+export type { SignInControl } from './serverSignIn';
 
 /** Resolves a server's variables right before it starts (or signs in), with the host's folder, environment and secrets. */
 export function serverResolver(options: McpHostOptions): (s: ServerSettings) => Promise<ResolvedServer> {

@@ -1,4 +1,4 @@
-import type { CompleteResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CompleteResult } from '@modelcontextprotocol/client';
 import { PromptRunner, type PromptRequest, type PromptResult } from '../calls/promptRunner';
 import { ResourceReader, type ReaderOptions, type ResourceReadRequest, type ResourceReadResult } from '../calls/resourceReader';
 import type { CompletionRef } from '../mcp/promptCatalog';

@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import type { ConsentState } from '../consent/serverConsent';
 import { isAppOnly, readToolUi } from '../apps/toolUi';
 import { hasDrift, type Quarantine, type ServerPins } from '../pinning/pinningPolicy';

@@ -14,7 +14,7 @@ import { ToolPins } from '../pinning/toolPins';
 import { errorText } from '../util/errorText';
 import type { HostSettings, PinningMode, ServerSettings } from '../settings/hostSettings';
 import type { ResolvedSettings } from '../settings/resolveServerSettings';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import { Emitter, type Event } from '../util/event';
 import type { Logger } from '../util/logger';
 import type { McpHostOptions } from './mcpHostOptions';

@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import type { ToolUi } from '../apps/toolUi';
 import type { ConsentState } from '../consent/serverConsent';
 import type { ConnectionState, ServerInfo } from '../mcp/connectionState';

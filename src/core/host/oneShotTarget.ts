@@ -1,4 +1,4 @@
-import { schemaProblem } from '../calls/jsonSchemaCompilers';
+import { schemaProblem } from '../tools/jsonSchemaCompilers';
 import type { ToolPins } from '../pinning/toolPins';
 import type { PolicySet } from '../policy/activePolicies';
 import type { HostSettings } from '../settings/hostSettings';

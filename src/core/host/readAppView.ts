@@ -1,4 +1,4 @@
-import type { Resource } from '@modelcontextprotocol/sdk/types.js';
+import type { Resource } from '@modelcontextprotocol/client';
 import type { CallActor } from '../audit/callActor';
 import type { ResourceReadRequest, ResourceReadResult } from '../calls/resourceReader';
 import type { Logger } from '../util/logger';

@@ -1,4 +1,4 @@
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { isPlainObject } from '../settings/isPlainObject';
 import { hostErrorResponse } from './hostErrorResponse';
 

@@ -1,5 +1,6 @@
-import { ToolSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { schemaProblem } from '../calls/jsonSchemaCompilers';
+import type { Tool } from '@modelcontextprotocol/client';
+import { ToolSchema } from '@modelcontextprotocol/core';
+import { schemaProblem } from '../tools/jsonSchemaCompilers';
 import { isPlainObject } from '../settings/isPlainObject';
 import { inspectToolUi } from '../apps/toolUi';
 

@@ -1,5 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { LoggingMessageNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { errorText } from '../util/errorText';
 import { mcpLevelToLogLevel, type Logger } from '../util/logger';
 import type { ServerInfo } from './connectionState';
@@ -22,14 +21,14 @@ export interface NotificationHooks {
 export function wireNotifications(client: Client, protocolVersion: string | undefined, h: NotificationHooks): ServerInfo {
   client.onclose = h.onClose;
   client.onerror = (err) => h.logger.debug(`[${h.name}] transport: ${h.redact(errorText(err))}`);
-  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+  client.setNotificationHandler('notifications/message', (n) => {
     const p = n.params;
     const data = typeof p.data === 'string' ? p.data : JSON.stringify(p.data);
     h.logger[mcpLevelToLogLevel(p.level)](`[${h.name}]${p.logger ? ` ${p.logger}:` : ''} ${h.redact(data)}`);
   });
   const capabilities = client.getServerCapabilities() ?? {};
   if (capabilities.tools) {
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    client.setNotificationHandler('notifications/tools/list_changed', () => {
       h.logger.debug(`[${h.name}] notifications/tools/list_changed`);
       h.onListChanged();
     });

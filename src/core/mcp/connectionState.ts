@@ -1,4 +1,4 @@
-import type { Implementation, ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { Implementation, ServerCapabilities } from '@modelcontextprotocol/client';
 import type { Event } from '../util/event';
 
 /** What initialize told us about a server. */

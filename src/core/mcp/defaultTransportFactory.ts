@@ -1,10 +1,9 @@
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { SSEClientTransport, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
 import type { RemoteAuthPort, TransportAuth } from '../auth/remoteAuth';
 import { DEFAULTS, type RemoteServerSettings, type ServerSettings } from '../settings/hostSettings';
 import { HttpGuard, namingFetch } from './guardedHttpTransport';
 import { ProcessStdioTransport } from './processStdioTransport';
+import { httpStatusOf } from './transportErrorText';
 import type { ServerTransport, TransportFactory, TransportHooks } from './serverTransport';
 
 /**
@@ -49,7 +48,7 @@ export function createDefaultTransportFactory(auth?: RemoteAuthPort): TransportF
 
     fallback(server, failed, error) {
       if (server.type !== 'http' || failed.kind !== 'streamableHttp') return undefined;
-      const code = error instanceof StreamableHTTPError ? error.code : undefined;
+      const code = httpStatusOf(error);
       if (code === undefined || code < 400 || code >= 500 || code === 401 || code === 403) return undefined;
       return { transport: { kind: 'sse', transport: sseTransport(server, auth?.forServer(server)) }, reason: `Streamable HTTP answered ${code}; falling back to SSE` };
     },

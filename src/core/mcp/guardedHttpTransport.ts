@@ -1,5 +1,5 @@
-import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage, MessageExtraInfo, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { Transport, TransportSendOptions } from '@modelcontextprotocol/client';
+import type { JSONRPCMessage, MessageExtraInfo, RequestId } from '@modelcontextprotocol/client';
 import { boundedBody } from './boundedBody';
 import { hostErrorResponse, messageTooLargeText } from './hostErrorResponse';
 import { causeText, displayUrl, unreachableError } from './transportErrorText';

@@ -1,4 +1,4 @@
-import { McpError, type JSONRPCErrorResponse, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, type JSONRPCErrorResponse, type RequestId } from '@modelcontextprotocol/client';
 
 /**
  * Why the host answered a request on the server's behalf: the server's answer was over the message
@@ -19,7 +19,7 @@ export function hostErrorResponse(id: RequestId, reason: HostErrorReason, messag
 
 /** The plain message of an error the host made with hostErrorResponse (no "MCP error -32603:" prefix); undefined otherwise. */
 export function hostErrorText(e: unknown): string | undefined {
-  if (!(e instanceof McpError) || e.code !== HOST_ERROR_CODE) return undefined;
+  if (!(e instanceof ProtocolError) || e.code !== HOST_ERROR_CODE) return undefined;
   const data = e.data as { mcpHost?: unknown } | undefined;
   if (typeof data?.mcpHost !== 'string') return undefined;
   return e.message.replace(/^MCP error -?\d+: /, '');

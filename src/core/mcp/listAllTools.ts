@@ -1,5 +1,5 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
+import type { Tool } from '@modelcontextprotocol/client';
 import type { SecretRedactor } from '../audit/secretRedactor';
 import { checkToolDefinitions, type ToolDefinitionProblem } from './checkToolDefinitions';
 import { AnyObjectSchema } from './anyObjectSchema';

@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 
 /** Each listing's tools by name (the first of a name), built on the first lookup in that listing. */
 const indexes = new WeakMap<readonly Tool[], ReadonlyMap<string, Tool>>();

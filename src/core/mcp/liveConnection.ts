@@ -1,11 +1,8 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Client, Tool } from '@modelcontextprotocol/client';
 import type { Disposable } from '../util/event';
-import { DirectToolCalls } from './directToolCalls';
+import { sendToolCall, type CallClocks, type CallContext, type ToolCallOptions } from './call/toolCall';
 import type { ServerTransport } from './serverTransport';
 import { LivenessWatch } from './socketWatch';
-import type { ProgressCallOptions } from './progressToolCall';
-import { sendToolCall, type CallClocks, type CallContext } from './toolCall';
 import { unreachableError } from './transportErrorText';
 
 /**
@@ -25,14 +22,13 @@ export class LiveConnection {
     readonly transport: ServerTransport,
     url: string | undefined,
     private readonly onLost: (reason: string) => void,
-    /** The server's name and the clocks of its calls (ServerCalls); without them the SDK's timeout is a call's. */
+    /** The server's name and the clocks of its calls (ServerCalls); without them a CallDeadline is a call's clock. */
     calls?: { readonly server: string; readonly clocks?: CallClocks },
   ) {
     if (url) this.liveness = new LivenessWatch(url, (error) => this.lost(unreachableError(url, error).message));
     this.context = {
       closed: () => this.ended,
       url,
-      direct: DirectToolCalls.attach(client),
       server: calls?.server,
       clocks: calls?.clocks,
       unreachable: (reason) => this.lost(reason),
@@ -40,7 +36,7 @@ export class LiveConnection {
   }
 
   /** `tools/call` of `name` (defined as `tool`) on this connection (see sendToolCall); a server that cannot be reached is lost. */
-  callTool(tool: Tool | undefined, name: string, args: Record<string, unknown>, options: ProgressCallOptions): Promise<Record<string, unknown>> {
+  callTool(tool: Tool | undefined, name: string, args: Record<string, unknown>, options: ToolCallOptions): Promise<Record<string, unknown>> {
     return sendToolCall(this.client, tool, name, args, options, this.context);
   }
 

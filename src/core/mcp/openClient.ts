@@ -1,5 +1,4 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
+import { Client, type Implementation } from '@modelcontextprotocol/client';
 import type { ServerSettings } from '../settings/hostSettings';
 import { featuresFor, mergeCapabilities, type ClientFeature } from './clientFeature';
 import { withTimeout } from '../util/withTimeout';
@@ -8,7 +7,7 @@ import type { ServerTransport, TransportFactory, TransportHooks } from './server
 export interface OpenedClient {
   readonly client: Client;
   readonly transport: ServerTransport;
-  /** What `initialize` negotiated (the SDK keeps it only for HTTP transports). */
+  /** The protocol version the handshake negotiated. */
   readonly protocolVersion?: string;
 }
 
@@ -54,12 +53,6 @@ async function attempt(server: ServerSettings, o: OpenClientOptions): Promise<Op
 
 async function initialize(server: ServerSettings, st: ServerTransport, o: OpenClientOptions): Promise<OpenedClient> {
   const transport = st.transport;
-  let protocolVersion: string | undefined;
-  const original = transport.setProtocolVersion?.bind(transport);
-  transport.setProtocolVersion = (v: string) => {
-    protocolVersion = v;
-    original?.(v);
-  };
   o.onTransport(st);
   const features = featuresFor(o.features ?? [], server);
   const client = new Client(o.clientInfo, { capabilities: mergeCapabilities(features) });
@@ -73,5 +66,5 @@ async function initialize(server: ServerSettings, st: ServerTransport, o: OpenCl
     void transport.close().catch(() => undefined);
     throw e;
   }
-  return { client, transport: st, protocolVersion };
+  return { client, transport: st, protocolVersion: client.getNegotiatedProtocolVersion() };
 }

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { statSync } from 'node:fs';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
-import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { Transport } from '@modelcontextprotocol/client';
+import { serializeMessage } from '@modelcontextprotocol/client';
+import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { DEFAULTS } from '../settings/hostSettings';
 import { messageTooLargeText } from './hostErrorResponse';
 import { StdioMessageReader } from './stdioMessageReader';

@@ -1,5 +1,5 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CompleteRequest, CompleteResult, GetPromptResult, Prompt } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
+import type { CompleteRequest, CompleteResult, GetPromptResult, Prompt } from '@modelcontextprotocol/client';
 import type { CatalogOptions } from './resourceCatalog';
 import { ServerList } from './serverList';
 

@@ -1,9 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  PromptListChangedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ResourceUpdatedNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { errorText } from '../util/errorText';
 import { DisposableStore, Emitter } from '../util/event';
 import type { Logger } from '../util/logger';
@@ -57,10 +52,10 @@ export class ServerCatalogs {
       if (this.client === client) run();
     };
     if (caps.resources) {
-      client.setNotificationHandler(ResourceListChangedNotificationSchema, live(() => this.resources.listChanged()));
-      client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => live(() => this.resources.updated(n.params.uri))());
+      client.setNotificationHandler('notifications/resources/list_changed', live(() => this.resources.listChanged()));
+      client.setNotificationHandler('notifications/resources/updated', (n) => live(() => this.resources.updated(n.params.uri))());
     }
-    if (caps.prompts) client.setNotificationHandler(PromptListChangedNotificationSchema, live(() => this.prompts.listChanged()));
+    if (caps.prompts) client.setNotificationHandler('notifications/prompts/list_changed', live(() => this.prompts.listChanged()));
     await Promise.all([this.resources.attach(client), this.prompts.attach(client), this.setLevel(client)]);
   }
 

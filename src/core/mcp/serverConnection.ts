@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import { SecretRedactor } from '../audit/secretRedactor';
 import { SignInRequiredError } from '../auth/signInRequiredError';
 import { DEFAULTS, type ServerSettings } from '../settings/hostSettings';
@@ -16,7 +16,7 @@ import { ServerCatalogs } from './serverCatalogs';
 import type { ServerConnectionOptions } from './serverConnectionOptions';
 import type { ServerTransport, TransportKind } from './serverTransport';
 import { StderrTail, describeClose, describeStartFailure } from './startFailure';
-import type { ProgressCallOptions } from './progressToolCall';
+import type { ToolCallOptions } from './call/toolCall';
 import { listedTool } from './listedTool';
 
 export type { ServerConnectionOptions } from './serverConnectionOptions';
@@ -139,7 +139,7 @@ export class ServerConnection {
    * rejection); resolves with the result as sent (any JSON object: the router checks it part by
    * part). A server that cannot be reached any more is treated like one that exited.
    */
-  callTool(tool: string, args: Record<string, unknown>, options: ProgressCallOptions): Promise<Record<string, unknown>> {
+  callTool(tool: string, args: Record<string, unknown>, options: ToolCallOptions): Promise<Record<string, unknown>> {
     const live = this.live;
     if (!live || !ConnectionState.isConnected(this._state)) {
       return Promise.reject(new ServerUnavailableError(`server "${this.name}" is ${ConnectionState.describe(this._state)}`));

@@ -1,8 +1,8 @@
-import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
+import type { Implementation } from '@modelcontextprotocol/client';
 import type { SecretRedactor } from '../audit/secretRedactor';
 import type { ServerSettings } from '../settings/hostSettings';
 import type { ResolvedServer } from '../settings/resolveServerSettings';
-import type { ServerCalls } from '../requests/serverCalls';
+import type { ServerCalls } from './call/serverCalls';
 import type { Logger } from '../util/logger';
 import type { ClientFeature } from './clientFeature';
 import type { BackoffPolicy } from './restartBackoff';

@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import { SecretRedactor } from '../audit/secretRedactor';
 import type { ServerSettings } from '../settings/hostSettings';
 import type { ResolvedServer, ResolvedSettings } from '../settings/resolveServerSettings';

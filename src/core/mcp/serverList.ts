@@ -1,4 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { errorText } from '../util/errorText';
 import type { Logger } from '../util/logger';
 import { CoalescedRefresh } from './coalescedRefresh';

@@ -1,4 +1,4 @@
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { errorText } from '../util/errorText';
 import type { ServerTransport } from './serverTransport';
 import { httpStatusText } from './transportErrorText';
@@ -51,7 +51,7 @@ export function describeStartFailure(e: unknown, transport: ServerTransport | un
   let message = errorText(e);
   if (exit && /connection closed/i.test(message)) {
     message = `server process exited (${exit}) before initialize completed`;
-  } else if (e instanceof McpError && e.code === ErrorCode.RequestTimeout) {
+  } else if (e instanceof SdkError && e.code === SdkErrorCode.RequestTimeout) {
     message = `did not answer initialize within ${connectTimeoutMs} ms (connectTimeoutMs)`;
   } else {
     message = httpStatusText(e, url) ?? message;

@@ -1,5 +1,5 @@
 import { isAscii } from 'node:buffer';
-import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/client';
 import { copyString } from '../util/copyString';
 import { checkMessage } from './checkMessage';
 import { hostErrorResponse } from './hostErrorResponse';

@@ -1,5 +1,4 @@
-import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { SdkHttpError, SseError } from '@modelcontextprotocol/client';
 import { errorText } from '../util/errorText';
 
 /**
@@ -45,10 +44,15 @@ export function causeText(e: unknown): string {
 
 /** The HTTP status of an SDK transport error ("HTTP 500 from <url>: …"), or undefined for other errors. */
 export function httpStatusText(e: unknown, url: string | undefined): string | undefined {
-  if (!(e instanceof StreamableHTTPError || e instanceof SseError)) return undefined;
-  const code = e.code;
-  if (code === undefined || code <= 0) return undefined;
+  const code = httpStatusOf(e);
+  if (code === undefined) return undefined;
   const where = url ? ` from ${displayUrl(url)}` : '';
   const hint = code === 401 || code === 403 ? " (check the server's headers and secrets)" : '';
-  return `HTTP ${code}${where}: ${e.message}${hint}`;
+  return `HTTP ${code}${where}: ${errorText(e)}${hint}`;
+}
+
+/** The HTTP status an SDK transport error carries (Streamable HTTP or SSE), or undefined for other errors. */
+export function httpStatusOf(e: unknown): number | undefined {
+  const code = e instanceof SdkHttpError ? e.status : e instanceof SseError ? e.code : undefined;
+  return code === undefined || code <= 0 ? undefined : code;
 }

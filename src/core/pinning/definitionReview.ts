@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import { definitionHash } from '../tools/definitionHash';
 import { orderFields, type ServerPins } from './pinningPolicy';
 import { describeIdentity, type ServerIdentity } from './serverIdentity';

@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import type { PinningMode } from '../settings/hostSettings';
 import { canonicalJson, definitionHash } from '../tools/definitionHash';
 import { sameDefinition } from '../tools/toolListDiff';

@@ -1,4 +1,4 @@
-import type { Implementation, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Implementation, Tool } from '@modelcontextprotocol/client';
 import type { AuditLog } from '../audit/auditLog';
 import type { Actor } from '../audit/auditRecord';
 import type { PinningMode } from '../settings/hostSettings';

@@ -1,5 +1,5 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ElicitationCompleteNotificationSchema, ElicitRequestSchema, type ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
+import type { ClientCapabilities } from '@modelcontextprotocol/client';
 import type { ClientFeature } from '../mcp/clientFeature';
 import type { ServerSettings } from '../settings/hostSettings';
 import type { Logger } from '../util/logger';
@@ -18,9 +18,9 @@ export class ElicitationFeature implements ClientFeature {
   ) {}
 
   install(client: Client, server: ServerSettings): void {
-    client.setRequestHandler(ElicitRequestSchema, (request, extra) => this.handler.handle(server.name, request.params, extra.signal));
+    client.setRequestHandler('elicitation/create', (request, extra) => this.handler.handle(server.name, request.params, extra.mcpReq.signal));
     // A URL-mode interaction finished out of band: only worth a line in the log.
-    client.setNotificationHandler(ElicitationCompleteNotificationSchema, (n) =>
+    client.setNotificationHandler('notifications/elicitation/complete', (n) =>
       this.logger.info(`[${server.name}] the URL elicitation ${n.params.elicitationId} is complete`),
     );
   }

@@ -1,6 +1,6 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import type { ElicitRequestFormParams } from '@modelcontextprotocol/sdk/types.js';
+import type { ElicitRequestFormParams } from '@modelcontextprotocol/client';
 import { looksSecret, REDACTED } from '../audit/redactArguments';
 
 export type RequestedSchema = ElicitRequestFormParams['requestedSchema'];

@@ -1,4 +1,4 @@
-import type { ElicitRequestFormParams, ElicitRequestParams, ElicitRequestURLParams, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ElicitRequestFormParams, ElicitRequestParams, ElicitRequestURLParams, ElicitResult } from '@modelcontextprotocol/client';
 import { summarize } from '../audit/redactArguments';
 import { whyNotOpenable } from '../auth/openableUrl';
 import { ElicitationForm } from './elicitationForm';

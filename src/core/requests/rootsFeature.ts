@@ -1,5 +1,5 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ListRootsRequestSchema, type ClientCapabilities, type ListRootsResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
+import type { ClientCapabilities, ListRootsResult } from '@modelcontextprotocol/client';
 import type { ClientFeature } from '../mcp/clientFeature';
 import type { ServerSettings } from '../settings/hostSettings';
 import { errorText } from '../util/errorText';
@@ -35,7 +35,7 @@ export class RootsFeature implements ClientFeature, Disposable {
   install(client: Client, server: ServerSettings): void {
     const answering = new Set<Promise<unknown>>();
     this.answering.set(client, answering);
-    client.setRequestHandler(ListRootsRequestSchema, () => {
+    client.setRequestHandler('roots/list', () => {
       const answer = this.list(server);
       answering.add(answer);
       void answer.finally(() => answering.delete(answer)).catch(() => undefined);

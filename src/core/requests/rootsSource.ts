@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Root } from '@modelcontextprotocol/sdk/types.js';
+import type { Root } from '@modelcontextprotocol/client';
 import type { ServerSettings } from '../settings/hostSettings';
 import type { Event } from '../util/event';
 

@@ -1,4 +1,4 @@
-import type { CreateMessageRequestParams, SamplingMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { CreateMessageRequestParams, SamplingMessage } from '@modelcontextprotocol/client';
 
 /** A server's `sampling/createMessage`, as the user is shown it. */
 export interface SamplingQuestion {

@@ -1,5 +1,5 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { CreateMessageRequestSchema, type ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
+import type { ClientCapabilities } from '@modelcontextprotocol/client';
 import type { ClientFeature } from '../mcp/clientFeature';
 import type { ServerSettings } from '../settings/hostSettings';
 import type { SamplingHandler } from './samplingHandler';
@@ -15,6 +15,6 @@ export class SamplingFeature implements ClientFeature {
   constructor(private readonly handler: SamplingHandler) {}
 
   install(client: Client, server: ServerSettings): void {
-    client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => this.handler.handle(server.name, request.params, extra.signal));
+    client.setRequestHandler('sampling/createMessage', (request, extra) => this.handler.handle(server.name, request.params, extra.mcpReq.signal));
   }
 }

@@ -1,4 +1,4 @@
-import { ErrorCode, type CreateMessageRequestParams, type CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolErrorCode, type CreateMessageRequestParams, type CreateMessageResult } from '@modelcontextprotocol/client';
 import { summarize } from '../audit/redactArguments';
 import { messageText, type Sampler, type SamplingQuestion } from './sampler';
 import { ServerRequestRun, type Finish, type ServerRequestDeps } from './serverRequestRun';
@@ -31,7 +31,7 @@ export class SamplingHandler {
     if (refused) return this.fail(run, { outcome: 'denied', decidedBy: 'policy', reason: refused }, `Sampling is not allowed: ${refused}`);
     if (params.tools?.length || params.toolChoice) {
       const reason = 'tool use inside sampling is not offered by this client (no sampling.tools capability)';
-      return this.fail(run, { outcome: 'invalid', decidedBy: 'policy', reason }, reason, ErrorCode.InvalidParams);
+      return this.fail(run, { outcome: 'invalid', decidedBy: 'policy', reason }, reason, ProtocolErrorCode.InvalidParams);
     }
 
     const question: SamplingQuestion = {

@@ -4,7 +4,7 @@ import type { ActivePolicies, PolicySet } from '../policy/activePolicies';
 import { errorText } from '../util/errorText';
 import type { Logger } from '../util/logger';
 import type { PromptQueue } from './promptQueue';
-import type { ServerCalls } from './serverCalls';
+import type { ServerCalls } from '../mcp/call/serverCalls';
 import { isoNow } from '../util/isoNow';
 
 /** What every kind of server-initiated request needs from the host. */

@@ -13,7 +13,7 @@ import { RootsFeature } from './rootsFeature';
 import type { Sampler } from './sampler';
 import { SamplingFeature } from './samplingFeature';
 import { SamplingHandler } from './samplingHandler';
-import { ServerCalls } from './serverCalls';
+import { ServerCalls } from '../mcp/call/serverCalls';
 import type { ServerRequestDeps } from './serverRequestRun';
 
 /** How a front end answers what servers ask (McpHostOptions.serverRequests). */

@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import type { SettingsProblem, ToolNamingMode } from '../settings/hostSettings';
 import { sanitizeNamePart, serverPrefix } from '../settings/serverPrefix';
 import { candidateName, disambiguatedName, MAX_TOOL_NAME, PREFIX_SEPARATOR } from './toolNaming';

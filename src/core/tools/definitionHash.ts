@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 
 /** JSON with object keys sorted, so equal definitions hash equally whatever the server's key order. */
 export function canonicalJson(value: unknown): string {

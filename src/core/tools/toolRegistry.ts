@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import type { ToolNamingMode } from '../settings/hostSettings';
 import { Emitter } from '../util/event';
 import { resolveNames, serverCandidates, type NamingProblem, type ServerCandidates } from './assignToolNames';

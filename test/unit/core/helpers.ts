@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import type { ServerView, ToolView } from '../../../src/core/host/hostSnapshot';
 import { McpHost, type McpHostOptions, type ServerStateEvent } from '../../../src/core/host/mcpHost';
 import type { InMemoryServers } from '../../fixtures/inMemoryServers';

@@ -1,6 +1,6 @@
 import { fake } from './fakeVscode';
 import * as assert from 'node:assert/strict';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import type { ConnectionState, ToolsChangedEvent } from '../../../src/core/host/hostSnapshot';
 import type { ServerSettings } from '../../../src/core/settings/hostSettings';
 import { descriptionChangeNodes, eventNodes, eventSummary, eventToolNodes, formatTime } from '../../../src/vscode/eventTreeItems';

@@ -1,6 +1,6 @@
 import { fake } from './fakeVscode';
 import * as assert from 'node:assert/strict';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import type { ConnectionState } from '../../../src/core/host/hostSnapshot';
 import { auditHtml } from '../../../src/vscode/auditView';
 import { toAuditRow, toAuditRows, MAX_ROWS } from '../../../src/vscode/auditRows';

@@ -4,7 +4,7 @@
  * (The end-to-end cases run against real servers in exampleServers/appsFixture.test.ts.)
  */
 import * as assert from 'node:assert/strict';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import { AppViewError, appViewFromContents } from '../../../../src/core/apps/appView';
 import { inspectToolUi, isAppOnly, readToolUi, toolVisibility } from '../../../../src/core/apps/toolUi';
 import { readUiResourceMeta } from '../../../../src/core/apps/uiResourceMeta';

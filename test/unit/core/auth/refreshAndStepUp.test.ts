@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { ChallengeRecorder } from '../../../../src/core/auth/authChallenge';
 import { HostOAuthProvider } from '../../../../src/core/auth/hostOAuthProvider';
 import { needsSignIn, SignInRequiredError } from '../../../../src/core/auth/signInRequiredError';
@@ -94,7 +94,9 @@ describe('core/auth: refresh, step-up and retry limits (real flows)', () => {
       return true;
     });
     assert.equal(f.log.authorizations.length, 2, 'the first sign-in and one step-up, nothing more');
-    assert.ok(f.log.mcp.filter((m) => m.method === 'tools/call').length <= 3);
+    // SDK v2's transport sends a request again once after a step-up (per send); withSignIn sends it once more.
+    const calls = f.log.mcp.filter((m) => m.method === 'tools/call').length;
+    assert.ok(calls <= 4, `${calls} tools/call requests`);
   });
 
   it('withSignIn: a server that refuses every fresh token stops after one sign-in', async () => {

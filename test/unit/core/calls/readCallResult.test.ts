@@ -4,7 +4,7 @@
  * and a binary-only result gives the model no base64.
  */
 import * as assert from 'node:assert/strict';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import { OutputSchemaValidator } from '../../../../src/core/calls/outputSchemaValidator';
 import { readCallResult } from '../../../../src/core/calls/readCallResult';
 import { convertResult } from '../../../../src/core/calls/resultConversion';

@@ -7,7 +7,7 @@
 import * as assert from 'node:assert/strict';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import type { CallToolResult, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, JSONRPCMessage } from '@modelcontextprotocol/client';
 import { convertResult } from '../../../../src/core/calls/resultConversion';
 import { StdioMessageReader } from '../../../../src/core/mcp/stdioMessageReader';
 

@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import { MemorySink } from '../../../../src/core/audit/auditLog';
 import { RecordingConfirmer, endOfTurn, sleep, nextToolsChanged, readAudit, settings, useTestEnv, withTimeout, type Any, loaded } from '../helpers';
 

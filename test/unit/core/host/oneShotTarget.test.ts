@@ -6,8 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Server, type Tool as ServedTool } from '@modelcontextprotocol/server';
-// the host's tool type (it is on SDK 1.x until the host moves)
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import { actor } from '../../../../src/core/audit/actor';
 import { oneShotTarget } from '../../../../src/core/host/oneShotTarget';
 import { FileLockfileStore, MemoryLockfileStore } from '../../../../src/core/pinning/lockfileStore';

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import { listedTool } from '../../../../src/core/mcp/listedTool';
 
 const tool = (name: string, description: string): Tool => ({ name, description, inputSchema: { type: 'object' } });

@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { ProcessStdioTransport } from '../../../../src/core/mcp/processStdioTransport';
 import { isProcessAlive, nodeEnv } from '../../../fixtures/fixtureServers';
 import { FAULTY_STDIO, type FaultyOptions } from '../../../fixtures/faulty/cliFaultHarness';

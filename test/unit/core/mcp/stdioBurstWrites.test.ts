@@ -5,7 +5,7 @@
  */
 import * as assert from 'node:assert/strict';
 import type { Writable } from 'node:stream';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { ProcessStdioTransport } from '../../../../src/core/mcp/processStdioTransport';
 import { nodeEnv } from '../../../fixtures/fixtureServers';
 import { FAULTY_STDIO } from '../../../fixtures/faulty/cliFaultHarness';

@@ -6,10 +6,10 @@
 import * as assert from 'node:assert/strict';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { PIECE_BYTES, StdioMessageReader, responseId } from '../../../../src/core/mcp/stdioMessageReader';
 import { hostErrorText, messageTooLargeText } from '../../../../src/core/mcp/hostErrorResponse';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError } from '@modelcontextprotocol/client';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -72,7 +72,7 @@ describe('StdioMessageReader', function () {
     assert.match(errorOf(messages[0]).message, /malformed error: "a string"/);
     assert.match(errorOf(messages[1]).message, /result that is not an object/);
     assert.deepEqual(errorOf(messages[2]), { code: 1, message: 'm' }, 'a valid error is passed on with only its members');
-    assert.equal(hostErrorText(new McpError(errorOf(messages[0]).code, errorOf(messages[0]).message, errorOf(messages[0]).data)), errorOf(messages[0]).message);
+    assert.equal(hostErrorText(new ProtocolError(errorOf(messages[0]).code, errorOf(messages[0]).message, errorOf(messages[0]).data)), errorOf(messages[0]).message);
   });
 
   describe('a long line, read in framed pieces of PIECE_BYTES', () => {

@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import { canonicalServerEntry } from '../../../../src/core/pinning/canonicalLockfile';
 import { CheckedLockfiles } from '../../../../src/core/pinning/checkedLockfiles';
 import { emptyLockfile, parseLockfile, serializeLockfile, withServer, type LockedServer, type Lockfile } from '../../../../src/core/pinning/lockfile';

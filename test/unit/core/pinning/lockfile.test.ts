@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import { emptyLockfile, LockfileError, parseLockfile, serializeLockfile, withServer, type Lockfile } from '../../../../src/core/pinning/lockfile';
 import { FileLockfileStore } from '../../../../src/core/pinning/lockfileStore';
 import { commandLine, identityChanges, serverIdentity } from '../../../../src/core/pinning/serverIdentity';

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import { buildReview } from '../../../../src/core/pinning/definitionReview';
 import type { LockedServer } from '../../../../src/core/pinning/lockfile';
 import { hasDrift, isConsistent, pinServer } from '../../../../src/core/pinning/pinningPolicy';

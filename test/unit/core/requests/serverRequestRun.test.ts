@@ -1,11 +1,11 @@
 /** The decision order every server request shares (trust → role → setting), its one audit record, and the call clocks. */
 import * as assert from 'node:assert/strict';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { AuditLog, MemorySink } from '../../../../src/core/audit/auditLog';
 import { ActivePolicies } from '../../../../src/core/policy/activePolicies';
 import { ServerRequestPolicy } from '../../../../src/core/policy/serverRequestPolicy';
 import { PromptQueue } from '../../../../src/core/requests/promptQueue';
-import { ServerCalls } from '../../../../src/core/requests/serverCalls';
+import { ServerCalls } from '../../../../src/core/mcp/call/serverCalls';
 import { ServerRequestRun, type ServerRequestDeps } from '../../../../src/core/requests/serverRequestRun';
 import type { StdioServerSettings } from '../../../../src/core/settings/hostSettings';
 import { nullLogger } from '../../../../src/core/util/logger';
@@ -92,7 +92,7 @@ describe('ServerCalls: the calls a request belongs to, and clocks that stop whil
     assert.deepEqual(calls.inFlight('s'), []);
   });
 
-  it('times out like the SDK (McpError RequestTimeout), but not while the user is being asked', async () => {
+  it('times out like the SDK (SdkError RequestTimeout), but not while the user is being asked', async () => {
     const calls = new ServerCalls();
     const held = calls.begin('s', 'x', 100);
     const asking = calls.askingUser('s');
@@ -101,7 +101,7 @@ describe('ServerCalls: the calls a request belongs to, and clocks that stop whil
     asking.dispose();
     await new Promise((resolve) => held.signal!.addEventListener('abort', resolve, { once: true }));
     const reason = held.signal!.reason;
-    assert.ok(reason instanceof McpError && reason.code === ErrorCode.RequestTimeout);
+    assert.ok(reason instanceof SdkError && reason.code === SdkErrorCode.RequestTimeout);
     held.end();
   });
 

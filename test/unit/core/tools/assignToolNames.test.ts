@@ -4,7 +4,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import { assignToolNames } from '../../../../src/core/tools/assignToolNames';
 import { LONG_TOOL, MODEL_NAME } from '../helpers';
 

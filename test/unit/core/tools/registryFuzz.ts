@@ -3,7 +3,7 @@
  * the registry's fuzz tests (incremental renaming, lookup by prefix) and the tool-list diff's.
  */
 import * as assert from 'node:assert/strict';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import { assignToolNames, type NamingResult } from '../../../../src/core/tools/assignToolNames';
 import type { ToolRegistry } from '../../../../src/core/tools/toolRegistry';
 

@@ -6,7 +6,7 @@
  * undefined members.
  */
 import * as assert from 'node:assert/strict';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import { canonicalJson } from '../../../../src/core/tools/definitionHash';
 import { diffToolLists, sameDefinition, type ToolListDiff } from '../../../../src/core/tools/toolListDiff';
 import { prng } from './registryFuzz';

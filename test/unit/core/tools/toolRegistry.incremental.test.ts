@@ -5,7 +5,7 @@
  * step of random sequences that go in and out of collisions, duplicates and removed servers.
  */
 import * as assert from 'node:assert/strict';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import { serverCandidates } from '../../../../src/core/tools/assignToolNames';
 import { ToolRegistry } from '../../../../src/core/tools/toolRegistry';
 import { assertFullNaming, prng, randomList, randomUpdate } from './registryFuzz';

@@ -6,7 +6,7 @@
  * server sets that do and do not allow it, with names that sanitizing or shortening makes equal.
  */
 import * as assert from 'node:assert/strict';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import { serverCandidates } from '../../../../src/core/tools/assignToolNames';
 import { PrefixedNameIndex } from '../../../../src/core/tools/prefixedNameIndex';
 import { ToolRegistry } from '../../../../src/core/tools/toolRegistry';

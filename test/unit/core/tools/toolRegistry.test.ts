@@ -3,7 +3,7 @@
  * depend on which server connected first.
  */
 import * as assert from 'node:assert/strict';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import { ToolRegistry } from '../../../../src/core/tools/toolRegistry';
 import { LONG_TOOL, MODEL_NAME } from '../helpers';
 

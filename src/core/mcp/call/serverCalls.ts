@@ -1,11 +1,11 @@
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { linkAbort } from '../util/abortFanOut';
-import { CallAbortController } from '../util/callAbort';
-import { Deadlines, type Deadline } from '../util/deadlines';
-import type { Disposable } from '../util/event';
+import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+import { linkAbort } from '../../util/abortFanOut';
+import { CallAbortController } from '../../util/callAbort';
+import { Deadlines, type Deadline } from '../../util/deadlines';
+import type { Disposable } from '../../util/event';
 
 /** The longest timer Node keeps (≈24.8 days); the SDK's own timeout is set to it and never fires first. */
-const NEVER_MS = 2_147_483_647;
+export const NEVER_MS = 2_147_483_647;
 
 /** One tool call in flight: what to pass to the SDK request, and `end()` once it settled. */
 export interface OpenCall {
@@ -52,7 +52,7 @@ export class ServerCalls {
     const deadlines = this.deadlines;
     const expire = (capped: boolean) =>
       // Rejects the SDK request exactly like its own timeout (and sends notifications/cancelled).
-      deadline.abort(capped ? new McpError(ErrorCode.RequestTimeout, 'Maximum total timeout exceeded', { maxTotalTimeout: maxTotalMs }) : new McpError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: timeoutMs }));
+      deadline.abort(capped ? new SdkError(SdkErrorCode.RequestTimeout, 'Maximum total timeout exceeded', { maxTotalTimeout: maxTotalMs }) : new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout: timeoutMs }));
     const clock: CallClock = {
       tool,
       pause: () => {

@@ -1,15 +1,15 @@
-import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
+import { auth } from '@modelcontextprotocol/client';
 import { ConnectionState } from '../mcp/connectionState';
 import type { RemoteServerSettings, ServerSettings } from '../settings/hostSettings';
 import { redactSecrets } from '../settings/redactSecrets';
 import type { ResolvedServer } from '../settings/resolveServerSettings';
 import { errorText } from '../util/errorText';
 import { DisposableStore, type Event } from '../util/event';
-import type { AuthEvent } from './authEvents';
-import { issuerOf } from './credentialStore';
-import type { RemoteAuth, SignInRequest } from './remoteAuth';
-import { signIn, type SignInResult } from './signIn';
-import { signOut } from './signOut';
+import type { AuthEvent } from '../auth/authEvents';
+import { issuerOf } from '../auth/credentialStore';
+import type { RemoteAuth, SignInRequest } from '../auth/remoteAuth';
+import { signIn, type SignInResult } from '../auth/signIn';
+import { signOut } from '../auth/signOut';
 
 /** Sign in to and out of remote servers: what the editor's commands and the CLI's login/logout use. */
 export interface SignInControl {

@@ -1,8 +1,9 @@
 import { setMaxListeners } from 'node:events';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+import { NEVER_MS, type OpenCall } from './serverCalls';
 
 export interface DeadlineOptions {
-  /** Time without progress after which the call times out. */
+  /** Time without a result (and, with `resetTimeoutOnProgress`, without progress) after which the call times out. */
   readonly timeoutMs: number;
   /** Progress restarts the `timeoutMs` clock… */
   readonly resetTimeoutOnProgress: boolean;
@@ -10,27 +11,25 @@ export interface DeadlineOptions {
   readonly maxTotalTimeoutMs: number;
   /** The caller's Stop. */
   readonly signal?: AbortSignal;
-  /** Whether this deadline enforces `timeoutMs` itself (false when the SDK's request timeout does). */
-  readonly idleTimeout: boolean;
 }
 
 /**
- * One call's own AbortSignal: aborted by the caller's Stop (with its reason) or by the deadline
- * (with an McpError RequestTimeout, which the SDK passes through unchanged). A per-call signal
- * also keeps listeners from piling up on a long-lived caller signal (the SDK never removes the
- * one it adds). The SDK checks `maxTotalTimeout` only when progress arrives; this enforces it
- * even when progress stops.
+ * One call's clock when the host has no ServerCalls for its server (the same OpenCall shape): its
+ * own AbortSignal, aborted by the caller's Stop (with its reason) or when the time runs out (with
+ * an SdkError RequestTimeout carrying `timeout` or `maxTotalTimeout`, which the SDK passes through
+ * unchanged and classifyCallError turns into a CallTimeoutError). Progress restarts it with
+ * `resetTimeoutOnProgress`; the total cap holds even when progress stops.
  */
-export class CallDeadline {
+export class CallDeadline implements OpenCall {
+  readonly sdkTimeoutMs = NEVER_MS;
   private readonly controller = new AbortController();
-  private readonly started = Date.now();
   private idle?: NodeJS.Timeout;
   private readonly total?: NodeJS.Timeout;
   private readonly onAbort?: () => void;
 
   constructor(private readonly o: DeadlineOptions) {
-    // A task's every poll adds a listener to this signal (the SDK never removes them): they go
-    // with the signal when the call ends, so the warning about a leak does not apply here.
+    // A task's every poll adds a listener to this signal (the SDK removes them when each settles):
+    // they go with the signal when the call ends, so the warning about a leak does not apply here.
     setMaxListeners(0, this.controller.signal);
     const signal = o.signal;
     if (signal?.aborted) this.controller.abort(signal.reason);
@@ -42,24 +41,21 @@ export class CallDeadline {
       const cap = o.maxTotalTimeoutMs;
       this.total = setTimeout(() => this.expire('Maximum total timeout exceeded', { maxTotalTimeout: cap }), cap);
     }
-    if (o.idleTimeout) this.armIdle();
+    this.armIdle();
   }
 
   get signal(): AbortSignal {
     return this.controller.signal;
   }
 
-  /** Progress arrived: with `resetTimeoutOnProgress`, the call gets `timeoutMs` more (within the total). */
-  progressed(): void {
-    if (this.o.idleTimeout && this.o.resetTimeoutOnProgress && !this.controller.signal.aborted) this.armIdle();
+  withProgress<T>(listener?: (p: T) => void): (p: T) => void {
+    return (p) => {
+      if (this.o.resetTimeoutOnProgress && !this.controller.signal.aborted) this.armIdle();
+      listener?.(p);
+    };
   }
 
-  /** Milliseconds since the call started. */
-  get elapsedMs(): number {
-    return Date.now() - this.started;
-  }
-
-  dispose(): void {
+  end(): void {
     clearTimeout(this.total);
     if (this.idle) clearTimeout(this.idle);
     if (this.onAbort) this.o.signal?.removeEventListener('abort', this.onAbort);
@@ -71,6 +67,6 @@ export class CallDeadline {
   }
 
   private expire(message: string, data: Record<string, number>): void {
-    if (!this.controller.signal.aborted) this.controller.abort(new McpError(ErrorCode.RequestTimeout, message, data));
+    if (!this.controller.signal.aborted) this.controller.abort(new SdkError(SdkErrorCode.RequestTimeout, message, data));
   }
 }

@@ -1,0 +1,103 @@
+import type { Client, ServerCapabilities, Task, Tool } from '@modelcontextprotocol/client';
+import { AnyObjectSchema } from '../anyObjectSchema';
+import type { CallProgress } from '../callProgress';
+
+/** How long the host waits for the answer to `tasks/cancel` before it gives up on it. */
+const CANCEL_TIMEOUT_MS = 5000;
+/** Between two `tasks/get` when the server names no `pollInterval`. */
+const DEFAULT_POLL_MS = 1000;
+/** Never poll faster than this, whatever the server asks. */
+const MIN_POLL_MS = 50;
+
+const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
+
+/**
+ * Whether a call of `tool` runs as a task (protocol 2025-11-25): the tool requires it
+ * (`execution.taskSupport: "required"`) and the server can run `tools/call` as a task. The spec
+ * forbids task augmentation on a server without that capability, whatever the tool says;
+ * `optional` tools are called directly (they report progress like any call).
+ */
+export function runsAsTask(tool: Tool | undefined, capabilities: ServerCapabilities | undefined): boolean {
+  return tool?.execution?.taskSupport === 'required' && !!capabilities?.tasks?.requests?.tools?.call;
+}
+
+export interface TaskCallOptions {
+  /** The call's clock (ServerCalls or CallDeadline): aborted on timeout or Stop. */
+  readonly signal: AbortSignal;
+  /** The SDK's own per-request timeout (the clock's: never first). */
+  readonly requestTimeoutMs: number;
+  /** Progress and each status change; the clock's listener restarts it (resetTimeoutOnProgress). */
+  readonly onProgress: (p: CallProgress) => void;
+}
+
+/**
+ * `tools/call` as a task over the SDK's public request API (SDK v2 has no task client): create
+ * with `task: {}`, poll `tasks/get` at the server's `pollInterval`, then `tasks/result` once the
+ * task is completed or asks for input (the server sends its questions while that request is open,
+ * and it answers when the task ends). Each status change is reported as progress. When the
+ * clock's signal aborts (Stop or timeout) a task that is not finished gets `tasks/cancel` before
+ * the call rejects with the signal's reason; a failed task's result (an isError result) says why.
+ */
+export async function callToolAsTask(client: Client, name: string, args: Record<string, unknown>, o: TaskCallOptions): Promise<Record<string, unknown>> {
+  const request = { timeout: o.requestTimeoutMs, signal: o.signal };
+  let task: Task | undefined;
+  let last: Pick<Task, 'status' | 'statusMessage'> | undefined;
+  const seen = (t: Task) => {
+    task = t;
+    if (t.status !== last?.status || t.statusMessage !== last?.statusMessage) {
+      o.onProgress({ taskStatus: t.status, ...(t.statusMessage ? { message: t.statusMessage } : {}) });
+    }
+    last = t;
+  };
+  try {
+    const created = await client.request({ method: 'tools/call', params: { name, arguments: args, task: {} } }, AnyObjectSchema, {
+      ...request,
+      onprogress: (p) => o.onProgress({ progress: p.progress, total: p.total, message: p.message }),
+    });
+    seen(readTask(created.task, 'tools/call'));
+    while (!TERMINAL.has(task!.status) && task!.status !== 'input_required') {
+      await sleep(Math.max(MIN_POLL_MS, task!.pollInterval ?? DEFAULT_POLL_MS), o.signal);
+      seen(readTask(await client.request({ method: 'tasks/get', params: { taskId: task!.taskId } }, AnyObjectSchema, request), 'tasks/get'));
+    }
+    if (task!.status === 'cancelled') throw new Error(`task ${task!.taskId} was cancelled by the server${statusText(task!)}`);
+    return await client.request({ method: 'tasks/result', params: { taskId: task!.taskId } }, AnyObjectSchema, request);
+  } catch (e) {
+    if (task && o.signal.aborted && !TERMINAL.has(task.status)) {
+      await client.request({ method: 'tasks/cancel', params: { taskId: task.taskId } }, AnyObjectSchema, { timeout: CANCEL_TIMEOUT_MS }).catch(() => undefined);
+    }
+    if (o.signal.aborted) throw o.signal.reason;
+    // A failed task whose result cannot be read: its status says why.
+    if (task?.status === 'failed') throw new Error(`task ${task.taskId} failed${statusText(task)}`, { cause: e });
+    throw e;
+  }
+}
+
+/** The task a `tools/call` (`{task}`) or `tasks/get` (the task itself) answered, checked. */
+function readTask(value: unknown, method: string): Task {
+  const t = value as Partial<Task> | undefined;
+  if (typeof t !== 'object' || t === null || typeof t.taskId !== 'string' || typeof t.status !== 'string') {
+    throw new Error(`the answer to ${method} names no task (taskId and status)`);
+  }
+  if (t.pollInterval !== undefined && typeof t.pollInterval !== 'number') throw new Error(`the task's pollInterval in ${method} is not a number`);
+  return t as Task;
+}
+
+function statusText(t: Pick<Task, 'statusMessage'>): string {
+  return t.statusMessage ? `: ${t.statusMessage}` : '';
+}
+
+/** Wait `ms`, or reject with the signal's reason when it aborts first. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,112 @@
+import { ProtocolError, SdkError, SdkErrorCode, type Client, type Tool } from '@modelcontextprotocol/client';
+import type { OpenCall } from './serverCalls';
+import { DEFAULTS } from '../../settings/hostSettings';
+import { AnyObjectSchema } from '../anyObjectSchema';
+import type { ProgressListener } from '../callProgress';
+import { hostErrorText } from '../hostErrorResponse';
+import { httpStatusText, ServerUnreachableError } from '../transportErrorText';
+import { CallDeadline } from './callDeadline';
+import { callToolAsTask, runsAsTask } from './taskCall';
+
+/** The call ran out of time here (not a server's own -32001): the server was told to cancel it. */
+export class CallTimeoutError extends Error {
+  constructor(
+    readonly timeoutMs: number,
+    /** Set when the call reported progress but ran past the total cap (`maxTotalTimeoutMs`). */
+    readonly maxTotalTimeoutMs?: number,
+  ) {
+    super(maxTotalTimeoutMs !== undefined ? `ran longer than the maximum of ${maxTotalTimeoutMs} ms` : `timed out after ${timeoutMs} ms`);
+    this.name = 'CallTimeoutError';
+  }
+}
+
+/** The connection ended while the call was in flight (not a server's own -32000). */
+export class ConnectionLostError extends Error {
+  constructor(message = 'the connection closed during the call') {
+    super(message);
+    this.name = 'ConnectionLostError';
+  }
+}
+
+/** Where a call's clock comes from (ServerCalls): it stops while the user is asked on the server's behalf. */
+export interface CallClocks {
+  begin(server: string, tool: string, timeoutMs: number, signal: AbortSignal | undefined, resetOnProgress: boolean, maxTotalMs: number): OpenCall;
+}
+
+/** What every call on one connection shares. */
+export interface CallContext {
+  /** Whether this call's connection has closed (set before the SDK rejects the calls in flight). */
+  readonly closed: () => boolean;
+  /** The server's URL (remote servers), for error texts. */
+  readonly url?: string;
+  /** The server's name, for its clocks. */
+  readonly server?: string;
+  /** Starts each call's clock (ServerCalls, which pauses it while a person answers); without it a CallDeadline is the clock. */
+  readonly clocks?: CallClocks;
+  /** A call found the server cannot be reached (ServerUnreachableError): the connection is lost. */
+  readonly unreachable?: (reason: string) => void;
+}
+
+export interface ToolCallOptions {
+  /** Time without a result (and, with `resetTimeoutOnProgress`, without progress). */
+  readonly timeoutMs: number;
+  readonly signal?: AbortSignal;
+  /** Progress and task status of this call, as the server reports them. */
+  readonly onProgress?: ProgressListener;
+  /** Default true. */
+  readonly resetTimeoutOnProgress?: boolean;
+  /** Default 10 minutes. */
+  readonly maxTotalTimeoutMs?: number;
+}
+
+/**
+ * One `tools/call`, below the router, as one unit: its one clock (ServerCalls' when the connection
+ * has one, else a CallDeadline: the timeout, its restart on progress, the total cap; the SDK's own
+ * timer is set never to fire first), sending (every call carries a `progressToken`, so servers
+ * report progress: server-everything's long-running tool sends none without one), cancellation
+ * (the clock's signal: the SDK sends `notifications/cancelled`, or on a modern HTTP connection
+ * closes the request's response stream), a task-required tool run as a task (taskCall.ts), and
+ * the result read leniently as any JSON object (the router reads it part by part: the SDK's strict
+ * schema would reject a whole result for one unknown content block). A rejection is classified:
+ * our own timeout (CallTimeoutError), the connection lost (ConnectionLostError), a server that
+ * cannot be reached (ServerUnreachableError), an HTTP status; a server's JSON-RPC error (any code)
+ * stays a ProtocolError with the server's message.
+ */
+export async function sendToolCall(client: Client, tool: Tool | undefined, name: string, args: Record<string, unknown>, o: ToolCallOptions, ctx: CallContext): Promise<Record<string, unknown>> {
+  const reset = o.resetTimeoutOnProgress ?? DEFAULTS.resetTimeoutOnProgress;
+  const maxTotal = o.maxTotalTimeoutMs ?? DEFAULTS.maxTotalTimeoutMs;
+  const clock = ctx.clocks?.begin(ctx.server ?? '', name, o.timeoutMs, o.signal, reset, maxTotal) ?? new CallDeadline({ timeoutMs: o.timeoutMs, resetTimeoutOnProgress: reset, maxTotalTimeoutMs: maxTotal, signal: o.signal });
+  const onProgress = clock.withProgress(o.onProgress);
+  try {
+    if (runsAsTask(tool, client.getServerCapabilities())) {
+      return await callToolAsTask(client, name, args, { signal: clock.signal, requestTimeoutMs: clock.sdkTimeoutMs, onProgress });
+    }
+    return await client.request({ method: 'tools/call', params: { name, arguments: args } }, AnyObjectSchema, {
+      onprogress: (p) => onProgress({ progress: p.progress, total: p.total, message: p.message }),
+      timeout: clock.sdkTimeoutMs,
+      signal: clock.signal,
+    });
+  } catch (e) {
+    const error = classifyCallError(e, o.timeoutMs, ctx);
+    if (error instanceof ServerUnreachableError) ctx.unreachable?.(error.message);
+    throw error;
+  } finally {
+    clock.end();
+  }
+}
+
+export function classifyCallError(e: unknown, timeoutMs: number, ctx: CallContext): unknown {
+  if (e instanceof SdkError) {
+    // Our clock's timeout carries {timeout} (or {maxTotalTimeout}); a Stop's reason does not.
+    const data = e.data as { timeout?: unknown; maxTotalTimeout?: unknown } | undefined;
+    if (e.code === SdkErrorCode.RequestTimeout && data && (typeof data.timeout === 'number' || typeof data.maxTotalTimeout === 'number')) {
+      if (typeof data.maxTotalTimeout === 'number') return new CallTimeoutError(timeoutMs, data.maxTotalTimeout);
+      return new CallTimeoutError(data.timeout as number);
+    }
+    if (e.code === SdkErrorCode.ConnectionClosed && ctx.closed()) return new ConnectionLostError();
+  }
+  if (e instanceof ProtocolError) return hostErrorText(e) !== undefined ? new Error(hostErrorText(e)) : e;
+  if (e instanceof ServerUnreachableError) return e;
+  const status = httpStatusText(e, ctx.url);
+  return status !== undefined ? new Error(status, { cause: e }) : e;
+}
