@@ -69,11 +69,13 @@ export function issuerKeyOf(issuer: string): string {
 }
 
 /**
- * The authorization server a discovery result names: the `issuer` of its (checked) metadata, else
- * the URL discovery used (for a 2025-03-26 server without metadata, the MCP server's origin). The
- * same identity SDK v2 passes to providers as `ctx.issuer`.
+ * The authorization server a discovery result names: the URL discovery used (named by the
+ * protected-resource metadata, or for a 2025-03-26 server its origin). Where an issuer identifier
+ * exists, the metadata's `issuer` has been checked to be this URL (RFC 8414 §3.3) up to the trailing
+ * "/" `issuerKeyOf` drops, so it is also what SDK v2 passes to providers as `ctx.issuer`, and what
+ * SDK 1.x stamps on tokens and clients. A 2025-03-26 server's metadata may name another issuer; the
+ * URL stays the key, so the stamp and the key never differ.
  */
-export function issuerOf(discovery: Pick<OAuthDiscoveryState, 'authorizationServerUrl' | 'authorizationServerMetadata'> | undefined): string | undefined {
-  if (!discovery) return undefined;
-  return discovery.authorizationServerMetadata?.issuer ?? discovery.authorizationServerUrl;
+export function issuerOf(discovery: Pick<OAuthDiscoveryState, 'authorizationServerUrl'> | undefined): string | undefined {
+  return discovery?.authorizationServerUrl;
 }

@@ -23,15 +23,18 @@ export class MetadataIssuerMismatchError extends Error {
  * RFC 8414 §3.3: the `issuer` of authorization server metadata must be the issuer identifier the
  * metadata URL was built from, as a string, with the one tolerance SDK v2 also applies: the URL
  * discovery used may carry a trailing "/" the metadata's issuer does not (`new URL(...)` adds one).
- * Discovery without metadata (the 2025-03-26 default endpoints) has nothing to check.
+ * That identifier exists only where protected-resource metadata named the authorization server. A
+ * 2025-03-26 server has none: its metadata is looked up from the MCP server's origin, which is no
+ * issuer identifier (the official suite's back-compat scenario serves `issuer: <origin>/oauth`
+ * there), and without metadata (the default endpoints) there is nothing to check at all.
  *
  * SDK 1.x does not check this; SDK v2's discovery does (IssuerMismatchError), and then this check
  * agrees with it and never fires. Both providers run it in `saveDiscoveryState`, the one door
  * through which a discovery result reaches the host, before any registration or authorization.
  */
-export function checkMetadataIssuer(state: Pick<OAuthDiscoveryState, 'authorizationServerUrl' | 'authorizationServerMetadata'>): void {
+export function checkMetadataIssuer(state: Pick<OAuthDiscoveryState, 'authorizationServerUrl' | 'authorizationServerMetadata' | 'resourceMetadata'>): void {
   const received = state.authorizationServerMetadata?.issuer;
-  if (received === undefined) return;
+  if (received === undefined || !state.resourceMetadata?.authorization_servers?.length) return;
   const expected = state.authorizationServerUrl;
   if (received === expected || (expected.endsWith('/') && received === expected.slice(0, -1))) return;
   throw new MetadataIssuerMismatchError(expected, received);

@@ -50,6 +50,7 @@ describe('core/auth: MCP 2026-07-28 authorization rules', () => {
       const f = await kit.fixture({ metadataIssuer: 'https://attacker.example.com' });
       await kit.store.set({ serverUrl: f.mcpUrl }, 'discovery', {
         authorizationServerUrl: f.issuer,
+        resourceMetadata: { resource: f.mcpUrl, authorization_servers: [f.issuer] },
         authorizationServerMetadata: {
           issuer: 'https://attacker.example.com',
           authorization_endpoint: `${f.issuer}/authorize`,
@@ -60,6 +61,13 @@ describe('core/auth: MCP 2026-07-28 authorization rules', () => {
       const provider = new HostOAuthProvider({ serverUrl: f.mcpUrl, store: kit.store });
       assert.equal(await provider.discoveryState(), undefined);
       assert.equal(await provider.currentIssuer(), undefined);
+    });
+    it('a 2025-03-26 server (no resource metadata) names no issuer identifier: its metadata is used whatever issuer it names', async () => {
+      // As the official suite's auth/2025-03-26-oauth-metadata-backcompat serves it.
+      const f = await kit.fixture({ prm: 'none', authServer: 'legacyMetadata', metadataIssuer: (issuer) => `${issuer}/oauth` });
+      const c = await kit.connect(f.mcpUrl);
+      assert.equal(textOf(await c.callTool('echo', { text: 'x' })), 'echo: x');
+      assert.equal(f.log.registrations.length, 1);
     });
   });
 
