@@ -132,6 +132,11 @@ export function compare<T>(blocks: readonly Block<T>[], pick: (rounds: readonly 
   };
 }
 
+/** A "host ÷ raw ≤ target" row of a comparison: its ratio (4 digits), interval and A/A pair. */
+export function ratioRow(id: string, name: string, c: Comparison, target: number, detail: string): Row {
+  return { id, name, value: Math.round(c.value * 1e4) / 1e4, unit: '×', ci: c.ci, aa: c.aa, target: { op: '<=', value: target }, detail };
+}
+
 function asArray(v: readonly number[] | number): readonly number[] {
   return typeof v === 'number' ? [v] : v;
 }

@@ -9,8 +9,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { nodeEnv } from '../test/fixtures/fixtureServers';
-import { compare, fmtCi, fmtMs, makeTempDir, rotate, SETSID, serverCommand, settle, type BenchResult } from './common';
-import { round } from './stats';
+import { compare, fmtCi, fmtMs, makeTempDir, ratioRow, rotate, SETSID, serverCommand, settle, type BenchResult } from './common';
 import { basicWorkspace, CLI, cliEnv } from './sustainedSession';
 
 export interface GatewayCallOptions {
@@ -74,18 +73,14 @@ export async function gatewayCall(opts: GatewayCallOptions = GATEWAY_CALL_DEFAUL
     const t = compare(blocks, (rounds) => rounds.flat());
     return {
       rows: [
-        {
-          id: 'gateway.call',
-          name: 'One call through the gateway (SDK client → mcp-host serve --stdio → 0 ms tool) ÷ the same client calling the server directly, p50',
-          value: round(t.value, 4),
-          unit: '×',
-          ci: t.ci,
-          aa: t.aa,
-          target: { op: '<=', value: opts.target },
-          detail:
-            `gateway ${fmtMs(t.host)} vs direct ${fmtMs(t.raw)} (raw A ${fmtMs(t.rawA)}, raw B ${fmtMs(t.rawB)}) p50 per call, ` +
+        ratioRow(
+          'gateway.call',
+          'One call through the gateway (SDK client → mcp-host serve --stdio → 0 ms tool) ÷ the same client calling the server directly, p50',
+          t,
+          opts.target,
+          `gateway ${fmtMs(t.host)} vs direct ${fmtMs(t.raw)} (raw A ${fmtMs(t.rawA)}, raw B ${fmtMs(t.rawB)}) p50 per call, ` +
             `${opts.blocks} blocks × ${opts.rounds} rounds × ${opts.calls} calls; A/A ${fmtCi(t.aa.value, t.aa.ci)}`,
-        },
+        ),
       ],
       data: { options: opts, medians: { host: t.host, rawA: t.rawA, rawB: t.rawB } },
     };
@@ -95,12 +90,3 @@ export async function gatewayCall(opts: GatewayCallOptions = GATEWAY_CALL_DEFAUL
   }
 }
 
-if (require.main === module) {
-  gatewayCall().then(
-    (r) => console.log(JSON.stringify(r.rows, null, 2)),
-    (e) => {
-      console.error(e);
-      process.exitCode = 1;
-    },
-  );
-}

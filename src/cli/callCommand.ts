@@ -4,7 +4,7 @@ import type { McpHost } from '../core/host/mcpHost';
 import { refusingSampler } from '../core/requests/sampler';
 import type { ServerRequestPorts } from '../core/requests/serverRequests';
 import { CliBrowser } from './cliBrowser';
-import { createHost, noAnswers } from './createHost';
+import { createHost, noAnswers, flagOptions } from './createHost';
 import { DenyingConfirmer } from './denyingConfirmer';
 import { reportCall } from './callOutcome';
 import { callView } from './jsonViews';
@@ -58,12 +58,8 @@ export async function runCall(o: CallOptions, lifecycle: Lifecycle): Promise<num
   const browser = o.login ? new CliBrowser(process.env, writeStderr) : undefined;
   const host = lifecycle.track(
     createHost(workspace, {
-      onClose: (c) => lifecycle.onClose(c),
-      role: o.role,
-      audit: o.audit,
-      timeoutMs: o.timeoutMs,
+      ...flagOptions(o, lifecycle),
       yes: o.yes,
-      allowServers: o.allowServers,
       confirmer: chooseConfirmer(o.yes),
       serverRequests: chooseServerRequests((line) => logger.warn(line)),
       consent: consentPromptFor(workspace.dir, canAskOnTerminal()),

@@ -17,6 +17,7 @@ import { envSecretResolver } from '../core/settings/resolveServerSettings';
 import { TelemetryExport } from '../core/telemetry/telemetryExport';
 import type { Logger } from '../core/util/logger';
 import type { CliBrowser } from './cliBrowser';
+import type { Lifecycle } from './lifecycle';
 import type { Workspace } from './loadWorkspace';
 
 export interface CliHostOptions {
@@ -46,6 +47,14 @@ export interface CliHostOptions {
   readonly browser?: CliBrowser;
   /** Where the OpenTelemetry export (mcpHost.telemetry.*) is flushed before the process ends. */
   readonly onClose?: (closer: () => Promise<void>) => void;
+}
+
+/** What `call`, `session` and `serve` pass from their flags alike: --role, --audit, --timeout, --allow-servers, and closing with the process. */
+export function flagOptions(
+  o: { readonly role?: string; readonly audit?: string; readonly timeoutMs?: number; readonly allowServers?: boolean },
+  lifecycle: Pick<Lifecycle, 'onClose'>,
+): Pick<CliHostOptions, 'onClose' | 'role' | 'audit' | 'timeoutMs' | 'allowServers'> {
+  return { onClose: (c) => lifecycle.onClose(c), role: o.role, audit: o.audit, timeoutMs: o.timeoutMs, allowServers: o.allowServers };
 }
 
 /** The CLI's credentials file: MCP_HOST_CREDENTIALS_FILE, else under $XDG_CONFIG_HOME or ~/.config (mode 0600). */

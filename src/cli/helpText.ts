@@ -42,6 +42,7 @@ Usage:
   ${USAGE.check}
   ${USAGE.call}
   ${USAGE.session}
+  ${USAGE.serve}
   ${USAGE.login}
   ${USAGE.logout}
   ${USAGE.lock}
@@ -292,7 +293,7 @@ is written; the message names the command).
 ${COMMON}`;
 
 
-const SERVE = `Usage: \${USAGE.serve}
+const SERVE = `Usage: ${USAGE.serve}
 
 Serves the host as one MCP server to another agent, in place of the servers it runs: exactly what
 the role offers (its tools under their exposed names with their reviewed definitions, quarantined
@@ -301,6 +302,8 @@ list_changed when that changes. Every call goes through the router (role, argume
 pins, rules, timeout, audit with the agent's clientInfo as actor); the agent's cancellation reaches
 the server, and progress comes back. A call that needs confirmation asks the agent's user through
 elicitation; an agent that did not declare elicitation gets a denial that says so. Never run unasked.
+A server's form question during an agent's call is asked of that agent (mcpHost.elicitation
+applies); other questions and sampling requests are declined with a warning.
 Both protocol eras are served: 2025-era clients (initialize) and the 2026-07-28 revision.
 
   --stdio             MCP on stdin/stdout (the default): an agent starts "mcp-host serve". stdin
@@ -317,7 +320,7 @@ Both protocol eras are served: 2025-era clients (initialize) and the 2026-07-28 
                       CLI's ~/.copilot/mcp-config.json, and exit.
   --allow-servers, --audit FILE, --timeout MS: as for session.
 
-\${COMMON}`;
+${COMMON}`;
 
 export function helpText(topic?: CommandName): string {
   switch (topic) {

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { Gateway } from '../core/gateway/gateway';
 import { newGatewayToken } from '../core/gateway/bearerToken';
 import { UpstreamRelay } from '../core/gateway/upstreamRelay';
-import { createHost, noAnswers } from './createHost';
+import { createHost, noAnswers, flagOptions } from './createHost';
 import { DenyingConfirmer } from './denyingConfirmer';
 import { CliError, ExitCode } from './exitCodes';
 import type { Lifecycle } from './lifecycle';
@@ -46,12 +46,8 @@ export async function runServe(o: ServeOptions, lifecycle: Lifecycle): Promise<n
   const relay = new UpstreamRelay(nobody.elicitation);
   const host = lifecycle.track(
     createHost(workspace, {
-      onClose: (c) => lifecycle.onClose(c),
-      role: o.role,
-      audit: o.audit,
-      timeoutMs: o.timeoutMs,
+      ...flagOptions(o, lifecycle),
       yes: false,
-      allowServers: o.allowServers,
       // Calls through the gateway are confirmed by the agent's user (elicitation); nothing else calls.
       confirmer: new DenyingConfirmer('the gateway asks its client, not the terminal'),
       consent: o.http ? consentPromptFor(workspace.dir, canAskOnTerminal()) : noTerminalConsent('serve --stdio cannot ask (stdin is the protocol)'),
@@ -74,7 +70,9 @@ export async function runServe(o: ServeOptions, lifecycle: Lifecycle): Promise<n
   }
 
   const token = newGatewayToken();
-  const http = await gateway.listenHttp({ port: o.port, token });
+  const http = await gateway.listenHttp({ port: o.port, token }).catch((e: NodeJS.ErrnoException) => {
+    throw new CliError(`cannot listen on 127.0.0.1${o.port ? `:${o.port}` : ''}: ${e.code === 'EADDRINUSE' ? 'the port is in use' : e.message}`, ExitCode.failure);
+  });
   const role = host.snapshot().role;
   writeStdout(`MCP Host gateway: ${http.url}${role ? ` (role ${role})` : ''}\n`);
   if (o.tokenFile !== undefined) {

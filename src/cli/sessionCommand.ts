@@ -1,7 +1,7 @@
 import * as readline from 'node:readline';
 import type { Disposable } from '../core/util/event';
 import { CliBrowser } from './cliBrowser';
-import { createHost } from './createHost';
+import { createHost, flagOptions } from './createHost';
 import { DenyingConfirmer } from './denyingConfirmer';
 import { noTerminalConsent } from './terminalConsentPrompt';
 import { ExitCode } from './exitCodes';
@@ -35,12 +35,8 @@ export async function runSession(o: SessionOptions, lifecycle: Lifecycle): Promi
   const browser = o.login ? new CliBrowser(process.env, writeStderr) : undefined;
   const host = lifecycle.track(
     createHost(workspace, {
-      onClose: (c) => lifecycle.onClose(c),
-      role: o.role,
-      audit: o.audit,
-      timeoutMs: o.timeoutMs,
+      ...flagOptions(o, lifecycle),
       yes: o.yes,
-      allowServers: o.allowServers,
       // stdin is the protocol: nobody can be asked.
       confirmer: new DenyingConfirmer('a session cannot ask (stdin is the protocol)'),
       serverRequests: { elicitation: requests, sampler: requests },

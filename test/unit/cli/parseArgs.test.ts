@@ -76,10 +76,34 @@ describe('cli parseArgs', () => {
     assert.deepEqual(options(['logout', 'tracker', '--audit', 'a.jsonl']), { workspace: undefined, verbose: false, audit: 'a.jsonl', server: 'tracker' });
     usage(['login'], /missing the server NAME to sign in to/, 'login');
     usage(['logout', 'a', 'b'], /expected one server NAME, got 2/, 'logout');
-    usage(['login', 'x', '--role', 'r'], /unknown option "--role" for "login" \(it is an option of: check, call, session, lock\)/, 'login');
+    usage(['login', 'x', '--role', 'r'], /unknown option "--role" for "login" \(it is an option of: check, call, session, serve, lock\)/, 'login');
     usage(['logout', 'x', '--login'], /unknown option "--login" for "logout" \(it is an option of: check, call, session\)/, 'logout');
     assert.match(helpText('login'), /\$BROWSER URL/);
     assert.match(helpText(), /mcp-host login NAME/);
+  });
+
+  it('parses serve: --stdio, --http with --port and --token-file, --print-config (issue 29)', () => {
+    assert.deepEqual(options(['serve', '--role', 'dev']), {
+      workspace: undefined,
+      role: 'dev',
+      verbose: false,
+      stdio: false,
+      http: false,
+      port: undefined,
+      tokenFile: undefined,
+      printConfig: undefined,
+      allowServers: false,
+      audit: undefined,
+      timeoutMs: undefined,
+    });
+    assert.deepEqual([options(['serve', '--http', '--port', '8123'])['port'], options(['serve', '--http', '--token-file', 't'])['tokenFile']], [8123, 't']);
+    assert.equal(options(['serve', '--print-config', 'copilot-cli'])['printConfig'], 'copilot-cli');
+    usage(['serve', '--http', '--port', '0'], /--port expects a port number from 1 to 65535, got "0"/, 'serve');
+    usage(['serve', '--http', '--port', 'x'], /--port expects a port number/, 'serve');
+    usage(['serve', '--print-config', 'zed'], /--print-config expects one of claude-code, vscode, copilot-cli, got "zed"/, 'serve');
+    usage(['serve', '--yes'], /unknown option "--yes" for "serve"/, 'serve');
+    assert.match(helpText('serve'), /Authorization: Bearer <token>/);
+    assert.match(helpText(), /mcp-host serve \[--stdio \| --http/);
   });
 
   it('parses allow [NAME…] and --allow-servers (issue 25)', () => {
@@ -88,7 +112,7 @@ describe('cli parseArgs', () => {
     for (const command of ['check', 'session', 'lock']) assert.equal(options([command, '--allow-servers'])['allowServers'], true, command);
     assert.deepEqual([options(['call', 'x', '--allow-servers'])['allowServers'], options(['call', 'x', '--allow-servers'])['yes']], [true, false], 'it is not --yes');
     usage(['allow', '--yes'], /unknown option "--yes" for "allow" \(it is an option of: check, call, session, lock\)/, 'allow');
-    usage(['allow', '--allow-servers'], /unknown option "--allow-servers" for "allow" \(it is an option of: check, call, session, lock\)/, 'allow');
+    usage(['allow', '--allow-servers'], /unknown option "--allow-servers" for "allow" \(it is an option of: check, call, session, serve, lock\)/, 'allow');
     assert.match(helpText('allow'), /without a terminal/);
     assert.match(helpText('call'), /--allow-servers/);
     assert.match(helpText(), /mcp-host allow \[NAME…\]/);
@@ -128,11 +152,11 @@ describe('cli parseArgs', () => {
 
   it('rejects bad usage with a clear message', () => {
     usage([], /no command given/);
-    usage(['chek'], /unknown command "chek"; commands: check, call, session, login, logout, lock, allow, audit verify, audit export/);
+    usage(['chek'], /unknown command "chek"; commands: check, call, session, serve, login, logout, lock, allow, audit verify, audit export/);
     usage(['help', 'chek'], /unknown command "chek"/);
     usage(['--json'], /expected a command before "--json"/);
     usage(['check', '--bogus'], /unknown option "--bogus" for "check"$/, 'check');
-    usage(['check', '--audit', 'x'], /unknown option "--audit" for "check" \(it is an option of: call, session, login, logout, allow\)/, 'check');
+    usage(['check', '--audit', 'x'], /unknown option "--audit" for "check" \(it is an option of: call, session, serve, login, logout, allow\)/, 'check');
     usage(['session', '--locked'], /unknown option "--locked" for "session" \(it is an option of: check\)/, 'session');
     usage(['check', '-x'], /unknown option "-x" for "check"$/, 'check');
     usage(['check', '--role'], /--role needs a value/, 'check');
