@@ -93,7 +93,7 @@ export async function runCall(o: CallOptions, lifecycle: Lifecycle): Promise<num
     const waiting = serverNeedingSignIn(host, result, o.name);
     const report = reportCall(result, host.snapshot(), { workspace: o.workspace, role: o.role });
     if (o.json) {
-      printJson(callView(result));
+      printJson(callView(result, host.snapshot()));
     } else {
       // The server's answer goes to stdout; when the host answered instead (not found, refused…), the person gets words on stderr.
       if (result.outcome === 'ok' || result.outcome === 'isError') writeStdout(result.modelText.endsWith('\n') ? result.modelText : result.modelText + '\n');

@@ -1,6 +1,7 @@
 import type { ToolCallResult } from '../core/calls/toolRouter';
 import type { HostSnapshot, ServerView } from '../core/host/hostSnapshot';
 import { ExitCode } from './exitCodes';
+import { resultView } from './jsonViews';
 import { allowCommand, cliCommand, lockCommandFor, type RunContext } from './nextCommand';
 
 /** What `mcp-host call` tells the person at the terminal about an outcome (the model's text stays in --json and sessions). */
@@ -16,6 +17,14 @@ export interface CallReport {
  * (both exit 3), `mcp-host check` to list the role's tools for a name the role does not offer.
  */
 export function reportCall(result: ToolCallResult, snapshot: HostSnapshot, run: RunContext): CallReport {
+  const report = reportOutcome(result, snapshot, run);
+  const view = resultView(result, snapshot);
+  if (!view) return report;
+  const line = `mcp-host: this result has a view (an MCP App, ${view}) that the MCP Host extension shows in VS Code; here you see only its text.`;
+  return { ...report, lines: [...report.lines, line] };
+}
+
+function reportOutcome(result: ToolCallResult, snapshot: HostSnapshot, run: RunContext): CallReport {
   const tool = `tool "${result.name}"`;
   const check = cliCommand(['check'], run);
   const failure = (line: string): CallReport => ({ lines: [`mcp-host: ${line}`], exitCode: ExitCode.failure });
@@ -63,6 +72,7 @@ function notFound(name: string, snapshot: HostSnapshot, run: RunContext, check: 
   const listed = snapshot.servers.flatMap((s) => snapshot.tools(s.name)).find((t) => t.exposedName === name);
   const fail = (line: string, code: number = ExitCode.failure): CallReport => ({ lines: [`mcp-host: ${line}`], exitCode: code });
   if (listed && !listed.visible) return fail(`tool "${name}" of server "${listed.server}" is not offered to ${role}; run "${check}" to list the role's tools, or pick a role with --role NAME`);
+  if (listed?.appOnly) return fail(`tool "${name}" of server "${listed.server}" is app-only: only a view (MCP App) of its server may call it, never a model or the command line`);
   const server = serverOf(name, snapshot);
   if (server && !server.usedByRole) {
     return fail(`tool "${name}" would be a tool of server "${server.name}", which ${role} does not use; run "${check}" to list the role's tools, or pick a role with --role NAME`);

@@ -3,7 +3,7 @@ import type { HostSnapshot } from '../core/host/hostSnapshot';
 import type { DefinitionReview } from '../core/pinning/definitionReview';
 import type { SettingsProblem } from '../core/settings/hostSettings';
 import { allowCommand, lockCommandFor, serversWaitingForConsent, type RunContext } from './nextCommand';
-import { problemViews, quarantineViews, serverViews, toolViews, type ProblemView, type QuarantineView, type ServerView, type ToolView } from './jsonViews';
+import { appOnlyViews, problemViews, quarantineViews, serverViews, toolViews, type AppOnlyView, type ProblemView, type QuarantineView, type ServerView, type ToolView } from './jsonViews';
 
 /** One server's differences from the lockfile (`check --locked`): the review's summary, without the texts. */
 export type DriftView = Pick<DefinitionReview, 'server' | 'firstReview' | 'added' | 'changed' | 'removed' | 'identityChanges'>;
@@ -25,6 +25,8 @@ export interface CheckReport {
   readonly role: string | null;
   readonly servers: readonly ServerView[];
   readonly tools: readonly ToolView[];
+  /** MCP Apps: the role's tools only their server's views may call (never offered to a model, so not in `tools`). */
+  readonly appOnly: readonly AppOnlyView[];
   /** What the role's tool definitions cost per request, and its budget (maxTools / maxToolTokens). */
   readonly budget: BudgetView;
   /** Tools no role is offered until a person reviews them (mcpHost.pinning). */
@@ -78,6 +80,7 @@ export function buildCheckReport(
     role: snapshot.role ?? null,
     servers: serverViews(snapshot, true, run.workspace),
     tools: toolViews(snapshot),
+    appOnly: appOnlyViews(snapshot),
     budget,
     quarantined,
     problems: [...problemViews(settingsProblems, snapshot), ...(measure.over ? [overBudgetProblem(snapshot, budget)] : [])],

@@ -28,9 +28,15 @@ export function formatCheckReport(report: CheckReport, workspaceDir: string, rev
   if (report.tools.length === 0) {
     out.push('The role sees no tools.');
   } else {
-    const rows = report.tools.map((t) => [t.name, t.server, t.confirm, oneLine(t.description, 72)]);
-    out.push(...table(['TOOL', 'SERVER', 'CONFIRM', 'DESCRIPTION'], rows));
+    const views = report.tools.some((t) => t.view);
+    const rows = report.tools.map((t) => [t.name, t.server, t.confirm, ...(views ? [t.view ? 'view' : '-'] : []), oneLine(t.description, 72)]);
+    out.push(...table(['TOOL', 'SERVER', 'CONFIRM', ...(views ? ['APP'] : []), 'DESCRIPTION'], rows));
     out.push('(CONFIRM: auto = runs without asking by the host\'s policy; ask = the user must confirm)');
+    if (views) out.push('(APP: view = its result comes with a view (an MCP App) that the editor shows; the CLI prints only text)');
+  }
+  if (report.appOnly.length) {
+    out.push('', 'App-only (only a view of their own server may call them; never offered to a model):');
+    out.push(...table(['TOOL', 'SERVER', 'DESCRIPTION'], report.appOnly.map((t) => [t.tool, t.server, oneLine(t.description, 72)])));
   }
   out.push('', budgetLine(report.budget), '');
 
@@ -63,7 +69,8 @@ export function formatCheckReport(report: CheckReport, workspaceDir: string, rev
     : 'no problems';
   const quarantined = report.quarantined.length ? `, ${report.quarantined.length} quarantined` : '';
   const drift = l && !lockfileMatches(l) ? ', the lockfile differs' : '';
-  out.push(`${verdict}: ${connected} of ${plural(started.length, 'started server')} connected, ${plural(report.tools.length, 'tool')} for the role${quarantined}, ${problemText}${drift}.`);
+  const appOnly = report.appOnly.length ? ` (and ${report.appOnly.length} app-only)` : '';
+  out.push(`${verdict}: ${connected} of ${plural(started.length, 'started server')} connected, ${plural(report.tools.length, 'tool')} for the role${appOnly}${quarantined}, ${problemText}${drift}.`);
   for (const n of report.next) out.push(`Next: ${n.command}   (${n.reason})`);
   return out.join('\n') + '\n';
 }

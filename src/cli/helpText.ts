@@ -97,6 +97,9 @@ refused with mcpHost.toolNames "reject") are reported as problems.
 
 Tools whose definition is not the reviewed one (mcpHost.pinning) are listed as quarantined with the
 reason; JSON: "quarantined": [{ "server", "tool", "reason", "message" }].
+MCP Apps: a tool whose result comes with a view is marked (column APP: view; JSON: "view": the ui://
+URI); app-only tools (only a view of their server may call them, never a model) are listed apart;
+JSON: "appOnly": [{ "server", "tool", "description" }].
 
   --locked   For CI: the lockfile is only read, and any difference between it and what the role's
              servers list (a new, changed or removed tool, a server without an entry, an entry of a
@@ -130,8 +133,9 @@ would be given.
   --audit FILE    Append the audit record to FILE (JSON lines) instead of mcpHost.audit.path.
   --timeout MS    Per-call timeout in milliseconds for every server (overrides the settings).
   --json          Print { "name", "server", "tool", "outcome", "confirmedBy", "durationMs",
-                  "content", "structuredContent"?, "modelText" }; content is the server's content
-                  array as returned, modelText exactly the text a model would be given.
+                  "content", "structuredContent"?, "modelText", "view"? }; content is the server's
+                  content array as returned, modelText exactly the text a model would be given,
+                  view the ui:// view (MCP App) that the editor shows with the result.
   --login         Sign in to servers that need it first; a call refused for sign-in or for a
                   wider scope (step-up) is made again once after signing in.
 
@@ -153,7 +157,8 @@ as in a session. Naming, role and pin checks answer the same either way.
 Outcomes: ok, isError, timeout, cancelled, denied, notFound, invalidArgs, quarantined, error.
 Without --json, stdout carries the tool's answer (ok, isError); when the host answered instead (the
 tool is not the role's, quarantined, refused, …) stderr says why in words for a person, with the
-command to run next. --json prints the model's text as it is.
+command to run next; when the result comes with a view (an MCP App) the editor can show, stderr
+says so. --json prints the model's text as it is.
 Exit: 0 for ok; 3 when the tool is quarantined (run: mcp-host lock) or its server is not allowed to
 start (run: mcp-host allow NAME); 1 for any other outcome; 2 for bad usage.
 

@@ -1,4 +1,5 @@
-import type { ContentBlock, Implementation, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { ContentBlock, Implementation, Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import { readToolUi } from '../core/apps/toolUi';
 import type { ToolCallResult } from '../core/calls/toolRouter';
 import type { HostSnapshot, ToolsChangedEvent } from '../core/host/hostSnapshot';
 import type { ServerStateEvent } from '../core/host/mcpHost';
@@ -16,6 +17,15 @@ export interface ToolView {
   readonly description: string;
   readonly inputSchema: unknown;
   readonly annotations?: ToolAnnotations;
+  /** MCP Apps: the `ui://` view the editor can show with the tool's result. */
+  readonly view?: string;
+}
+
+/** MCP Apps: a tool of the role that only its server's views may call; never offered to a model (nor to a session's driver). */
+export interface AppOnlyView {
+  readonly server: string;
+  readonly tool: string;
+  readonly description: string;
 }
 
 export interface ServerView {
@@ -71,6 +81,8 @@ export interface CallView {
   readonly content: readonly ContentBlock[];
   readonly structuredContent?: Record<string, unknown>;
   readonly modelText: string;
+  /** MCP Apps: the tool's `ui://` view, which the editor shows with this result. */
+  readonly view?: string;
 }
 
 export function toolViews(snapshot: HostSnapshot): ToolView[] {
@@ -82,7 +94,30 @@ export function toolViews(snapshot: HostSnapshot): ToolView[] {
     description: entry.tool.description ?? '',
     inputSchema: entry.tool.inputSchema,
     ...(entry.tool.annotations ? { annotations: entry.tool.annotations } : {}),
+    ...viewOf(entry.tool),
   }));
+}
+
+/** MCP Apps: the `ui://` view that goes with a result the server gave (an error result included), if its tool has one. */
+export function resultView(r: ToolCallResult, snapshot: HostSnapshot): string | undefined {
+  if ((r.outcome !== 'ok' && r.outcome !== 'isError') || r.server === undefined || r.tool === undefined) return undefined;
+  return snapshot.tool(r.server, r.tool)?.ui?.resourceUri;
+}
+
+/** `{ view }` for a tool with a view (MCP Apps), or for its URI; else nothing. */
+function viewOf(of: Tool | string | undefined): { view?: string } {
+  const view = typeof of === 'object' ? readToolUi(of)?.resourceUri : of;
+  return view ? { view } : {};
+}
+
+/** The role's app-only tools, server by server (check). */
+export function appOnlyViews(snapshot: HostSnapshot): AppOnlyView[] {
+  return snapshot.servers.flatMap((s) =>
+    snapshot
+      .tools(s.name)
+      .filter((t) => t.appOnly && t.visible && t.exposedName !== undefined && !t.quarantine)
+      .map((t) => ({ server: s.name, tool: t.tool.name, description: t.tool.description ?? '' })),
+  );
 }
 
 /**
@@ -147,7 +182,8 @@ export function problemViews(settingsProblems: readonly SettingsProblem[], snaps
   }));
 }
 
-export function callView(r: ToolCallResult): CallView {
+/** `snapshot`: where the tool's view (MCP Apps) is looked up, for a result the server gave. */
+export function callView(r: ToolCallResult, snapshot: HostSnapshot): CallView {
   return {
     name: r.name,
     server: r.server ?? null,
@@ -158,6 +194,7 @@ export function callView(r: ToolCallResult): CallView {
     content: r.content,
     ...(r.structuredContent !== undefined ? { structuredContent: r.structuredContent } : {}),
     modelText: r.modelText,
+    ...viewOf(resultView(r, snapshot)),
   };
 }
 

@@ -79,7 +79,7 @@ export class SessionHandler {
         this.callsInFlight.add(call);
         try {
           const result = await call;
-          return 'found' in result ? { ...result } : { ...callView(result) };
+          return 'found' in result ? { ...result } : { ...callView(result, host.snapshot()) };
         } finally {
           this.callsInFlight.delete(call);
           this.stops.delete(stop);

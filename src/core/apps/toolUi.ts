@@ -41,6 +41,7 @@ const readings = new WeakMap<Tool, ToolUiReading>();
 
 /** What a tool's `_meta.ui` says, checked with zod once per tool object; never throws. */
 export function inspectToolUi(tool: Tool): ToolUiReading {
+  if (!tool._meta) return NOTHING; // most tools: no lookup at all (the snapshot asks for each tool)
   let r = readings.get(tool);
   if (!r) readings.set(tool, (r = inspect(tool._meta)));
   return r;
@@ -88,12 +89,12 @@ function inspect(meta: Tool['_meta']): ToolUiReading {
   for (const [key, schema] of parts) {
     if (o[key] === undefined) continue;
     const p = schema.safeParse(o[key]);
-    if (!p.success) problems.push(`${issueText(p.error, `_meta.ui.${key}`)}; it is ignored`);
+    if (!p.success) problems.push(`${issueText(p.error, `_meta.ui.${key}`)}; _meta.ui.${key} is ignored`);
     else extra[key] = key === 'permissions' ? permissionFlags(p.data as never) : p.data;
   }
   if (o.prefersBorder !== undefined) {
     if (typeof o.prefersBorder === 'boolean') extra.prefersBorder = o.prefersBorder;
-    else problems.push('_meta.ui.prefersBorder: expected true or false; it is ignored');
+    else problems.push('_meta.ui.prefersBorder: expected true or false; _meta.ui.prefersBorder is ignored');
   }
   const declared = o.resourceUri !== undefined ? { key: '_meta.ui.resourceUri', value: o.resourceUri } : legacy !== undefined ? { key: `_meta["${LEGACY_RESOURCE_URI_KEY}"]`, value: legacy } : undefined;
   if (!declared) return { visibility, problems };

@@ -30,7 +30,7 @@ export function readUiResourceMeta(content: { readonly _meta?: unknown }, listed
   for (const key of ['csp', 'permissions', 'prefersBorder', 'domain'] as const) {
     if (ui[key] === undefined) continue;
     const parsed = ResourceUiSchema.shape[key].safeParse(ui[key]);
-    if (!parsed.success) problems.push(`${issueText(parsed.error, `_meta.ui.${key}`)}; it is ignored`);
+    if (!parsed.success) problems.push(`${issueText(parsed.error, `_meta.ui.${key}`)}; _meta.ui.${key} is ignored`);
     else meta[key] = key === 'permissions' ? permissionFlags(parsed.data as z.infer<typeof UiPermissionsSchema>) : parsed.data;
   }
   return { meta: meta as UiResourceMeta, problems };

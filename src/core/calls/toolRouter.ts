@@ -112,9 +112,7 @@ export class ToolRouter {
     // Outside the role, or not for this caller (an app-only tool to a model: toolAccess), is answered exactly like an unknown name.
     const access = entry && policy.allows(entry.server, entry.tool.name) ? toolAccess(request.actor, entry.server, entry.tool) : undefined;
     if (!entry || !access || (!access.allowed && access.hidden)) {
-      // Parsed when possible, so the audit's key-based redaction also covers JSON-string arguments.
-      const asSent = parseCallArguments(request.args);
-      return this.finish(base, undefined, asSent.ok ? asSent.args : request.args, {
+      return this.finish(base, undefined, asSent(request.args), {
         outcome: 'notFound',
         text: `Tool "${request.name}" is not available. Use only the tools offered in this request.`,
       });
@@ -122,8 +120,7 @@ export class ToolRouter {
 
     // A view reaching past its own server's app tools is refused; its role can never be widened.
     if (!access.allowed) {
-      const asSent = parseCallArguments(request.args);
-      return this.finish(base, entry, asSent.ok ? asSent.args : request.args, {
+      return this.finish(base, entry, asSent(request.args), {
         outcome: 'denied',
         text: `The call to tool "${request.name}" was refused by the host: ${access.reason}. The server was not called.`,
       });
@@ -132,8 +129,7 @@ export class ToolRouter {
     // A definition nobody reviewed is never called; the answer says why, never what the definition says now.
     const quarantine = this.options.pins?.quarantine(entry.server, entry.tool.name);
     if (quarantine) {
-      const asSent = parseCallArguments(request.args);
-      return this.finish(base, entry, asSent.ok ? asSent.args : request.args, {
+      return this.finish(base, entry, asSent(request.args), {
         outcome: 'quarantined',
         text: `Tool "${request.name}" is quarantined and was not called: ${quarantine.message}. It stays unavailable until a person reviews it; do not call it again.`,
       });
@@ -307,6 +303,12 @@ interface CallBase {
   readonly actor?: CallActor;
   rule?: RuleHit;
   readonly times: { serverMs?: number; confirmWaitMs?: number }; // apart: the server's time, a person's wait
+}
+
+/** Arguments as sent, parsed when they can be, so the audit's key-based redaction also covers JSON-string arguments. */
+function asSent(args: unknown): unknown {
+  const parsed = parseCallArguments(args);
+  return parsed.ok ? parsed.args : args;
 }
 
 function ruleLabel(rule: RuleHit): string {

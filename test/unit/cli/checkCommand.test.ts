@@ -39,7 +39,7 @@ describe('mcp-host check', function () {
     const r = await runCli(['check', '--workspace', ws, '--json']);
     assert.equal(r.code, 0, describeRun(r));
     const doc = parseJson(r);
-    assert.deepEqual(Object.keys(doc), ['role', 'servers', 'tools', 'budget', 'quarantined', 'problems', 'next']);
+    assert.deepEqual(Object.keys(doc), ['role', 'servers', 'tools', 'appOnly', 'budget', 'quarantined', 'problems', 'next']);
     assert.deepEqual(doc.next, [], 'nothing to decide');
     assert.deepEqual(Object.keys(doc.budget), ['tools', 'tokens', 'tokenizer', 'maxTools', 'maxToolTokens', 'over']);
     assert.equal(doc.budget.tools, 8);

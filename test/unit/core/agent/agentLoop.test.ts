@@ -190,4 +190,28 @@ describe('AgentLoop with real servers', function () {
     assert.equal((noop.inputSchema as Any).type, 'object');
     for (const t of tools) assert.match(t.name, /^[a-zA-Z0-9_-]{1,64}$/);
   });
+
+  it('an app-only tool (MCP Apps) is in no model request, not found by search_tools, and a call of it is notFound', async () => {
+    const host = await env.started({ settings: settings({ servers: [env.stdio('apps', 'apps')], autoApprove: ['*/*'], toolBudget: { maxTools: 2 } }) });
+    const model = new ScriptedModel([
+      (_m, tools) => {
+        assert.ok(tools.some((t) => t.name === 'search_tools'), 'over budget: search_tools is offered');
+        return [call('search_tools', { query: 'only the view calls this refresh' })];
+      },
+      (messages, tools) => {
+        assert.doesNotMatch(lastToolResults(messages)[0].text, /apps__refresh/);
+        assert.ok(!tools.some((t) => t.name === 'apps__refresh'));
+        return [call('apps__refresh')];
+      },
+      (messages) => {
+        assert.deepEqual(lastToolResults(messages), [{ name: 'apps__refresh', outcome: 'notFound', text: 'Tool "apps__refresh" is not available. Use only the tools offered in this request.' }]);
+        return [text('done')];
+      },
+    ]);
+    const result = await new AgentLoop(model, host, sink(), 5).run([user('refresh the view')], new AbortController().signal);
+    assert.equal(result.stopReason, 'done');
+    assert.equal(model.requests.length, 3);
+    assert.ok(host.appToolName('apps', 'refresh'), 'the tool is loaded: only the model may not see it');
+    assert.deepEqual(env.events('apps').filter((e: Any) => e.event === 'call'), [], 'the server was never called');
+  });
 });

@@ -68,6 +68,6 @@ describe('MCP Apps with the apps fixture', function () {
     assert.equal(await error('https://example.com/x.html'), 'cannot show view https://example.com/x.html of server "apps": a view is a ui:// resource');
     const bad = await host.readAppView('apps', 'ui://apps/bad-meta.html');
     assert.deepEqual(bad.meta, { prefersBorder: true }, 'no csp: no origin allowed');
-    assert.equal(host.log.matching(/view ui:\/\/apps\/bad-meta.html of server "apps": _meta.ui.csp: expected an object of origin lists; it is ignored/, 'warn').length, 1);
+    assert.equal(host.log.matching(/view ui:\/\/apps\/bad-meta.html of server "apps": _meta.ui.csp: expected an object of origin lists; _meta.ui.csp is ignored/, 'warn').length, 1);
   });
 });

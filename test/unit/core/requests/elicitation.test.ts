@@ -22,12 +22,13 @@ describe('elicitation: servers that ask the user', function () {
   it('declares form (with applyDefaults) and URL elicitation, sampling and roots with listChanged', async () => {
     await hostWith(requestPorts());
     const init = env.events('asks').find((e) => e.event === 'initialize');
-    assert.deepEqual(init.capabilities, { elicitation: { form: { applyDefaults: true }, url: {} }, sampling: {}, roots: { listChanged: true } });
+    const ui = { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } };
+    assert.deepEqual(init.capabilities, { elicitation: { form: { applyDefaults: true }, url: {} }, sampling: {}, roots: { listChanged: true }, extensions: ui });
   });
 
-  it('a host without ports declares none of it, and the server learns it cannot ask', async () => {
+  it('a host without ports declares none of it (only the MCP Apps extension), and the server learns it cannot ask', async () => {
     const host = await env.started({ settings: settings({ servers: [env.stdio('asks', 'asks')], autoApprove: ['asks/*'] }) });
-    assert.deepEqual(env.events('asks').find((e) => e.event === 'initialize').capabilities, {});
+    assert.deepEqual(Object.keys(env.events('asks').find((e) => e.event === 'initialize').capabilities), ['extensions']);
     const r = await host.call({ name: 'asks__ask_form' });
     assert.match(r.modelText, /elicitation failed/);
   });
