@@ -13,6 +13,8 @@ export interface ReadResult {
   /** Valid blocks, and blocks of a type the host does not know (shown as a placeholder line). */
   readonly content: ContentBlock[];
   readonly structuredContent?: Record<string, unknown>;
+  /** The result's `_meta` (an object), for views that read it (MCP Apps: server-pdf's viewUUID, interactEnabled). */
+  readonly meta?: Record<string, unknown>;
   readonly isError: boolean;
   /** One line per dropped part: `a "text" block without a "text" string`. */
   readonly dropped: readonly string[];
@@ -54,7 +56,8 @@ export function readCallResult(raw: Record<string, unknown>): ReadOutcome {
     else dropped.push(`structuredContent is ${describe(sc)}, not an object`);
   }
   if (raw.isError !== undefined && typeof raw.isError !== 'boolean') dropped.push(`isError is ${describe(raw.isError)}, not true or false`);
-  return { ok: true, result: { content, ...(structuredContent !== undefined ? { structuredContent } : {}), isError: raw.isError === true, dropped } };
+  const meta = isPlainObject(raw._meta) ? raw._meta : undefined;
+  return { ok: true, result: { content, ...(structuredContent !== undefined ? { structuredContent } : {}), ...(meta ? { meta } : {}), isError: raw.isError === true, dropped } };
 }
 
 /** Undefined for a usable block; otherwise what is wrong with it. */

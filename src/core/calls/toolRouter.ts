@@ -59,6 +59,8 @@ export interface ToolCallResult {
   /** The server's content array as returned (empty when the server was not called). */
   readonly content: readonly ContentBlock[];
   readonly structuredContent?: Record<string, unknown>;
+  /** The result's `_meta` as returned (redacted), for an MCP App's view; never sent to the model. */
+  readonly meta?: Record<string, unknown>;
   /** What goes back to the model. */
   readonly parts: readonly ModelPart[];
   readonly modelText: string;
@@ -224,6 +226,7 @@ export class ToolRouter {
       converted: convertResult({ content, structuredContent }, policy.maxResultChars, result.dropped),
       content,
       structuredContent,
+      meta: this.redactor.deep(result.meta),
     });
   }
 
@@ -238,6 +241,7 @@ export class ToolRouter {
       converted?: ReturnType<typeof convertResult>;
       content?: ContentBlock[];
       structuredContent?: Record<string, unknown>;
+      meta?: Record<string, unknown>;
     },
   ): ToolCallResult {
     const durationMs = elapsed(base.started);
@@ -261,6 +265,7 @@ export class ToolRouter {
       ...base.times,
       content: r.content ?? [],
       structuredContent: r.structuredContent,
+      ...(r.meta ? { meta: r.meta } : {}),
       parts,
       modelText,
       ...(base.rule ? { rule: base.rule } : {}),
