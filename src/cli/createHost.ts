@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import { defaultCredentialsFile, FileCredentialStore } from '../core/auth/fileCredentialStore';
 import type { Confirmer } from '../core/calls/confirmer';
 import { FileConsentStore, userConfigDir } from '../core/consent/fileConsentStore';
+import { ERA_VERDICTS_FILE, FileEraVerdictStore } from '../core/mcp/eraVerdicts';
 import { FileIdentityKey, IDENTITY_KEY_FILE } from '../core/consent/identityKey';
 import type { ConsentPrompt } from '../core/consent/serverConsent';
 import { McpHost } from '../core/host/mcpHost';
@@ -91,6 +92,7 @@ export function createHost(workspace: Workspace, o: CliHostOptions): McpHost {
     ...(o.browser ? { openUrl: o.browser.openUrl } : {}),
     logLevel: { level: o.verbose ? 'debug' : 'warn' },
     consent: { store: new FileConsentStore(workspace.dir), prompt: o.consent, via: 'cli', key: new FileIdentityKey(path.join(userConfigDir(env as NodeJS.ProcessEnv), IDENTITY_KEY_FILE)) },
+    eras: new FileEraVerdictStore(path.join(userConfigDir(env as NodeJS.ProcessEnv), ERA_VERDICTS_FILE)),
   });
   if (workspace.settings.telemetry) {
     const telemetry = new TelemetryExport({

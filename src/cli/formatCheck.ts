@@ -90,7 +90,7 @@ function serverDetails(s: CheckReport['servers'][number]): string {
   if (s.state === 'needsSignIn') return `not signed in${s.issuer ? ` (sign in with ${s.issuer})` : ''}; run: ${s.login}`;
   if (s.state === 'connected') {
     const info = s.serverInfo ? `${s.serverInfo.name} ${s.serverInfo.version}` : 'unnamed server';
-    return `${info}${s.protocolVersion ? `, protocol ${s.protocolVersion}` : ''}${s.transport ? `, over ${TRANSPORT_NAMES[s.transport] ?? s.transport}` : ''}`;
+    return `${info}${s.protocolVersion ? `, protocol ${s.protocolVersion}${s.era ? ` (${s.era})` : ''}` : ''}${s.transport ? `, over ${TRANSPORT_NAMES[s.transport] ?? s.transport}` : ''}`;
   }
   return oneLine(s.error ?? s.reason ?? '', 200);
 }

@@ -85,7 +85,7 @@ refused with mcpHost.toolNames "reject") are reported as problems.
            { "role": string|null,
              "servers": [{ "name", "state": "connected"|"needsSignIn"|"notAllowed"|"error"|"disabled",
                            "error"?, "reason"?, "issuer"?, "login"?, "allow"?,
-                           "protocolVersion"?, "serverInfo"?, "toolCount", "visibleToolCount" }],
+                           "protocolVersion"?, "era"?, "serverInfo"?, "toolCount", "visibleToolCount" }],
              "tools": [{ "name", "server", "tool", "confirm": "ask"|"auto", "description",
                          "inputSchema", "annotations"? }],
              "problems": [{ "severity": "error"|"warning", "message", "setting"?, "server"? }],

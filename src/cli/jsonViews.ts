@@ -41,6 +41,8 @@ export interface ServerView {
   /** Why a server is disabled or restarting. */
   readonly reason?: string;
   readonly protocolVersion?: string;
+  /** `legacy` (2025-11-25) or `modern` (2026-07-28). */
+  readonly era?: 'legacy' | 'modern';
   readonly serverInfo?: Implementation;
   /** Tools the server lists. */
   readonly toolCount: number;
@@ -137,6 +139,7 @@ export function serverViews(snapshot: HostSnapshot, collapse: boolean, workspace
     const info = s.info
       ? {
           ...(s.info.protocolVersion ? { protocolVersion: s.info.protocolVersion } : {}),
+          ...(s.info.era ? { era: s.info.era } : {}),
           ...(s.info.serverInfo ? { serverInfo: s.info.serverInfo } : {}),
           ...(s.transport ? { transport: s.transport } : {}),
         }

@@ -64,7 +64,7 @@ export function serverTooltip(node: ServerNode): string {
   if (node.info) {
     const server = node.info.serverInfo;
     if (server) lines.push(`Server: ${escapeMarkdown(`${server.title ?? server.name} ${server.version}`)}`, '');
-    if (node.info.protocolVersion) lines.push(`Protocol version: ${escapeMarkdown(node.info.protocolVersion)}`, '');
+    if (node.info.protocolVersion) lines.push(`Protocol version: ${escapeMarkdown(node.info.protocolVersion)}${node.info.era ? ` (${node.info.era})` : ''}`, '');
     if (node.transport) lines.push(`Transport: ${escapeMarkdown(node.transport)}`, '');
     const caps = Object.keys(node.info.capabilities ?? {});
     if (caps.length) lines.push(`Capabilities: ${escapeMarkdown(caps.join(', '))}`, '');

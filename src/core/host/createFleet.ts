@@ -2,6 +2,7 @@ import type { AuditLog } from '../audit/auditLog';
 import { UI_EXTENSION_FEATURE } from './uiExtension';
 import type { ServerSignIn } from './serverSignIn';
 import { createDefaultTransportFactory } from '../mcp/defaultTransportFactory';
+import { MemoryEraVerdictStore } from '../mcp/eraVerdicts';
 import { ServerFleet, type ServerFleetOptions } from '../mcp/serverFleet';
 import type { ActivePolicies } from '../policy/activePolicies';
 import { ServerRequests } from '../requests/serverRequests';
@@ -47,6 +48,7 @@ export function createFleet(o: McpHostOptions, d: FleetDeps): HostFleet {
     wanted: (s) => d.policies.current.usesServer(s.name),
     admit: (settings, resolved, explicit) => d.admit(settings, resolved, explicit, requests.rootFolders(resolved.server)),
     maxMessageBytes: d.maxMessageBytes,
+    eras: o.eras ?? new MemoryEraVerdictStore(),
   });
   const auth = store.add(createHostSignIn(o, { remote, servers: fleet, logger: d.logger, audit: d.audit }));
   return { fleet, auth, store };

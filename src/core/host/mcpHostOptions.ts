@@ -3,6 +3,7 @@ import type { AuditSink } from '../audit/auditLog';
 import type { CredentialStore } from '../auth/credentialStore';
 import type { Confirmer } from '../calls/confirmer';
 import type { ConsentStore } from '../consent/consentStore';
+import type { EraVerdictStore } from '../mcp/eraVerdicts';
 import type { IdentityKey } from '../consent/identityKey';
 import type { ConsentPrompt } from '../consent/serverConsent';
 import type { BackoffPolicy } from '../mcp/restartBackoff';
@@ -58,5 +59,7 @@ export interface McpHostOptions {
   /** Consent before a server starts: where answers are kept and how a person is asked. Without it servers start without asking. */
   /** `key`: the user's key for the hashes of `${env:}` values in consent (identityKey.ts; default: this process only). */
   readonly consent?: { readonly store: ConsentStore; readonly prompt: ConsentPrompt; readonly via: 'editor' | 'cli'; readonly key?: IdentityKey };
+  /** Where the protocol era found per server (`protocol: auto`) is kept; default: this process only. */
+  readonly eras?: EraVerdictStore;
 }
 

@@ -33,5 +33,6 @@ export function wireNotifications(client: Client, protocolVersion: string | unde
       h.onListChanged();
     });
   }
-  return { protocolVersion, serverInfo: client.getServerVersion(), capabilities, instructions: client.getInstructions() };
+  const era = client.getProtocolEra();
+  return { protocolVersion, ...(era ? { era } : {}), serverInfo: client.getServerVersion(), capabilities, instructions: client.getInstructions() };
 }

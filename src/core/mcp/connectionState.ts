@@ -1,9 +1,12 @@
 import type { Implementation, ServerCapabilities } from '@modelcontextprotocol/client';
 import type { Event } from '../util/event';
+import type { ProtocolEra } from './eraVerdicts';
 
 /** What initialize told us about a server. */
 export interface ServerInfo {
   readonly protocolVersion?: string;
+  /** `legacy` (2025-11-25, `initialize`) or `modern` (2026-07-28, `server/discover`). */
+  readonly era?: ProtocolEra;
   readonly serverInfo?: Implementation;
   readonly capabilities: ServerCapabilities;
   readonly instructions?: string;
@@ -113,7 +116,7 @@ export namespace ConnectionState {
         return s.attempt > 1 ? `starting (attempt ${s.attempt})` : 'starting';
       case 'connected': {
         const v = s.info.serverInfo ? ` to ${s.info.serverInfo.name} ${s.info.serverInfo.version}` : '';
-        return `connected${v}${s.info.protocolVersion ? ` (protocol ${s.info.protocolVersion})` : ''}`;
+        return `connected${v}${s.info.protocolVersion ? ` (protocol ${s.info.protocolVersion}${s.info.era ? `, ${s.info.era}` : ''})` : ''}`;
       }
       case 'restarting':
         return `restarting in ${Math.round(s.delayMs / 100) / 10} s (attempt ${s.attempt}): ${s.reason}`;

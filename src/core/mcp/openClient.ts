@@ -1,6 +1,7 @@
-import { Client, type Implementation } from '@modelcontextprotocol/client';
+import { Client, type Implementation, type PriorDiscovery } from '@modelcontextprotocol/client';
 import type { ServerSettings } from '../settings/hostSettings';
 import { featuresFor, mergeCapabilities, type ClientFeature } from './clientFeature';
+import { negotiationMode, priorOf, type EraVerdictStore } from './eraVerdicts';
 import { withTimeout } from '../util/withTimeout';
 import type { ServerTransport, TransportFactory, TransportHooks } from './serverTransport';
 
@@ -20,6 +21,8 @@ export interface OpenClientOptions extends TransportHooks {
   /** Called with each transport before it connects, so the caller can reap it if the attempt is abandoned. */
   readonly onTransport: (t: ServerTransport) => void;
   readonly onFallback: (reason: string) => void;
+  /** Where the era verdict of this server (`protocol: auto`) is kept, under its identity hash. */
+  readonly eras?: { readonly store: EraVerdictStore; readonly identity: string };
 }
 
 /** What the server asked while starting (its roots) is answered: before that, no call goes to it. */
@@ -38,11 +41,28 @@ export function openClient(server: ServerSettings, o: OpenClientOptions): Promis
 }
 
 async function attempt(server: ServerSettings, o: OpenClientOptions): Promise<OpenedClient> {
+  const auto = negotiationMode(server.protocol) === 'auto' && o.eras;
+  let prior = auto ? priorOf(await o.eras!.store.get(o.eras!.identity).catch(() => undefined)) : undefined;
   let transport = o.factory.create(server, o);
+  let probed = false;
   for (;;) {
     try {
-      return await initialize(server, transport, o);
+      const opened = await initialize(server, transport, o, prior);
+      // A remembered modern verdict skips every round trip, and a stale one would fail only at the
+      // first request: one ping proves it before the connection is used.
+      if (prior?.kind === 'modern' && !probed) await confirmed(opened, o.timeoutMs);
+      if (auto && (!prior || probed)) await remember(o.eras!, opened.client);
+      return opened;
     } catch (e) {
+      if (prior && !probed) {
+        // The cached verdict stopped working (the server changed era): forget it and probe again.
+        await o.eras!.store.delete(o.eras!.identity).catch(() => undefined);
+        o.onFallback(`the remembered protocol era (${prior.kind}) did not work; detecting it again`);
+        prior = undefined;
+        probed = true;
+        transport = o.factory.create(server, o);
+        continue;
+      }
       const next = o.factory.fallback?.(server, transport, e, o);
       if (!next) throw e;
       o.onFallback(next.reason);
@@ -51,14 +71,34 @@ async function attempt(server: ServerSettings, o: OpenClientOptions): Promise<Op
   }
 }
 
-async function initialize(server: ServerSettings, st: ServerTransport, o: OpenClientOptions): Promise<OpenedClient> {
+/** Resolves when the server answers a ping; else the client and transport are closed and it rejects. */
+async function confirmed(opened: OpenedClient, timeoutMs: number): Promise<void> {
+  try {
+    await opened.client.ping({ timeout: timeoutMs });
+  } catch (e) {
+    void opened.client.close().catch(() => undefined);
+    void opened.transport.transport.close().catch(() => undefined);
+    throw e;
+  }
+}
+
+/** Keep what the probe found (the SDK's era and, for a modern server, its discover result). */
+async function remember(eras: NonNullable<OpenClientOptions['eras']>, client: Client): Promise<void> {
+  const era = client.getProtocolEra();
+  const discover = client.getDiscoverResult();
+  if (!era || (era === 'modern' && !discover)) return;
+  const at = new Date().toISOString();
+  await eras.store.set(eras.identity, era === 'modern' ? { era, discover, at } : { era, at }).catch(() => undefined);
+}
+
+async function initialize(server: ServerSettings, st: ServerTransport, o: OpenClientOptions, prior: PriorDiscovery | undefined): Promise<OpenedClient> {
   const transport = st.transport;
   o.onTransport(st);
   const features = featuresFor(o.features ?? [], server);
-  const client = new Client(o.clientInfo, { capabilities: mergeCapabilities(features) });
+  const client = new Client(o.clientInfo, { capabilities: mergeCapabilities(features), versionNegotiation: { mode: negotiationMode(server.protocol) } });
   for (const f of features) f.install(client, server);
   try {
-    await client.connect(transport, { timeout: o.timeoutMs });
+    await client.connect(transport, { timeout: o.timeoutMs, ...(prior ? { prior } : {}) });
   } catch (e) {
     // Closing may take seconds (a server that ignores stdin EOF and SIGTERM): the caller awaits the
     // same close (a transport's close is one sequence) after reporting the failure it got.

@@ -18,6 +18,7 @@ import type { ServerTransport, TransportKind } from './serverTransport';
 import { StderrTail, describeClose, describeStartFailure } from './startFailure';
 import type { ToolCallOptions } from './call/toolCall';
 import { listedTool } from './listedTool';
+import { identityHash, serverIdentity } from '../pinning/serverIdentity';
 
 export type { ServerConnectionOptions } from './serverConnectionOptions';
 export type { ToolDefinitionProblem } from './checkToolDefinitions';
@@ -195,6 +196,7 @@ export class ServerConnection {
         onStderrLine: (line) => this.stderr.push(this.redact(line)),
         onFallback: (reason) => this.options.logger.info(`[${this.name}] ${reason}`),
         onTransport: (t) => (transport = this.pendingTransport = t),
+        ...(this.options.eras ? { eras: { store: this.options.eras, identity: identityHash(serverIdentity(resolved.server, { secretValues: resolved.secretValues })) } } : {}),
       }).finally(() => {
         if (this.pendingTransport === transport) this.pendingTransport = undefined;
       });

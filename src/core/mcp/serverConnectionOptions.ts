@@ -8,6 +8,7 @@ import type { ClientFeature } from './clientFeature';
 import type { BackoffPolicy } from './restartBackoff';
 import type { LogLevelSource } from './serverLogLevel';
 import type { TransportFactory } from './serverTransport';
+import type { EraVerdictStore } from './eraVerdicts';
 
 export interface ServerConnectionOptions {
   /** Settings as configured: variables are resolved on every start. */
@@ -31,4 +32,6 @@ export interface ServerConnectionOptions {
   readonly redactor?: SecretRedactor;
   /** `mcpHost.maxMessageBytes` as of now (a server's own `maxMessageBytes` wins). */
   readonly maxMessageBytes?: () => number;
+  /** Where the era found for `protocol: auto` is kept per server identity; without it every start probes. */
+  readonly eras?: EraVerdictStore;
 }

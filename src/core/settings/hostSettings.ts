@@ -14,6 +14,9 @@ export type ToolNamingMode = 'prefix' | 'reject';
 /** `off`: definitions are not pinned. `review`: new or changed tools wait for a person. `locked`: the lockfile is read-only. */
 export type PinningMode = 'off' | 'review' | 'locked';
 
+/** A server's `protocol`: which MCP revision the host speaks to it (`auto` detects the era per server). */
+export type ProtocolSetting = 'auto' | '2025-11-25' | '2026-07-28';
+
 interface ServerCommon {
   /** The key under `mcpHost.servers`. */
   readonly name: string;
@@ -32,6 +35,8 @@ interface ServerCommon {
    * declared to this server; undefined: the workspace folders.
    */
   readonly roots?: readonly string[] | false;
+  /** The MCP revision spoken to it; default `auto` (the era detected per server, the verdict cached). */
+  readonly protocol?: ProtocolSetting;
   /** The file this server was imported from (`.vscode/mcp.json`, `.mcp.json`, …); unset for `mcpHost.servers`. */
   readonly source?: string;
 }

@@ -116,6 +116,7 @@ function buildServer(name: string, d: ServerDefinition, oauth: OAuthSettings | u
     ...(d.resetTimeoutOnProgress !== undefined ? { resetTimeoutOnProgress: d.resetTimeoutOnProgress } : {}),
     ...(d.maxTotalTimeoutMs !== undefined ? { maxTotalTimeoutMs: d.maxTotalTimeoutMs } : {}),
     ...(d.roots !== undefined ? { roots: d.roots === false ? (false as const) : [...d.roots] } : {}),
+    ...(d.protocol !== undefined ? { protocol: d.protocol } : {}),
   };
   if (d.type === 'http' || d.type === 'sse') {
     return { ...common, type: d.type, url: d.url, headers: { ...(d.headers ?? {}) }, ...(oauth ? { oauth } : {}) };

@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { OAuthSettingsSchema } from './oauthSettings';
-import { DEFAULTS } from './hostSettings';
+import { DEFAULTS, type ProtocolSetting } from './hostSettings';
 import { EXPECTED, nonEmptyString, positiveInt, stringList, stringMap } from './valueSchemas';
 
 /** `mcpHost.servers` and one server definition (see settingsSchema.ts for how the meta is used). */
+
+const PROTOCOL_SETTINGS: readonly [ProtocolSetting, ...ProtocolSetting[]] = ['auto', '2025-11-25', '2026-07-28'];
 
 const serverCommon = {
   enabled: z
@@ -34,6 +36,18 @@ const serverCommon = {
     markdownDescription:
       'Longest a call of this server may run in milliseconds, however much progress it reports (with `resetTimeoutOnProgress`). Default: 10 minutes.',
   }),
+  protocol: z
+    .enum(PROTOCOL_SETTINGS, { error: 'expected "auto", "2025-11-25" or "2026-07-28"' })
+    .optional()
+    .meta({
+      default: 'auto',
+      enumDescriptions: [
+        'Detect the era: a server that answers `server/discover` speaks 2026-07-28, any other the 2025-11-25 handshake (`initialize`). The verdict is remembered per server and checked again when it stops working.',
+        'Only the 2025-11-25 handshake (`initialize`), as before 2026-07-28: no probe.',
+        'Only 2026-07-28 (`server/discover`); a server that does not speak it fails to start with a clear error.',
+      ],
+      markdownDescription: 'Which MCP revision the host speaks to this server. `auto` works with servers of either era.',
+    }),
   roots: z
     .union([z.literal(false), z.array(nonEmptyString, { error: EXPECTED.strings })], { error: 'expected false or an array of folders' })
     .optional()

@@ -25,7 +25,7 @@ describe('mcp-host check', function () {
     assert.equal(r.code, 0, describeRun(r));
     assert.match(r.stdout, /^Role:\s+reader$/m);
     assert.match(r.stdout, /^SERVER\s+STATE\s+TOOLS\s+DETAILS$/m);
-    assert.match(r.stdout, /^basic\s+connected\s+8\/9\s+basic 1\.0\.0, protocol \S+, over stdio$/m);
+    assert.match(r.stdout, /^basic\s+connected\s+8\/9\s+basic 1\.0\.0, protocol 2025-11-25 \(legacy\), over stdio$/m);
     assert.match(r.stdout, /^slow\s+disabled\s+-\s+not used by role "reader"$/m);
     assert.match(r.stdout, /^basic__echo\s+basic\s+auto\s+Echoes its text back/m);
     assert.match(r.stdout, /^basic__fail\s+basic\s+ask\s+/m);

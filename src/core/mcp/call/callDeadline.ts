@@ -1,6 +1,19 @@
 import { setMaxListeners } from 'node:events';
 import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
-import { NEVER_MS, type OpenCall } from './serverCalls';
+
+/** The longest timer Node keeps (≈24.8 days); the SDK's own timeout is set to it and never fires first. */
+export const NEVER_MS = 2_147_483_647;
+
+/** One tool call in flight: what to pass to the SDK request, and `end()` once it settled. */
+export interface OpenCall {
+  /** The SDK's own timeout: never first, this clock is the call's timeout. */
+  readonly sdkTimeoutMs: number;
+  /** Aborts with the SDK's RequestTimeout error when the clock (or the total cap) runs out, or with the caller's signal's reason. */
+  readonly signal: AbortSignal;
+  /** The call's progress listener, also restarting the clock on progress (resetTimeoutOnProgress). */
+  withProgress<T>(listener?: (p: T) => void): (p: T) => void;
+  end(): void;
+}
 
 export interface DeadlineOptions {
   /** Time without a result (and, with `resetTimeoutOnProgress`, without progress) after which the call times out. */

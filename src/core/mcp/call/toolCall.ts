@@ -1,11 +1,10 @@
 import { ProtocolError, SdkError, SdkErrorCode, type Client, type Tool } from '@modelcontextprotocol/client';
-import type { OpenCall } from './serverCalls';
 import { DEFAULTS } from '../../settings/hostSettings';
 import { AnyObjectSchema } from '../anyObjectSchema';
 import type { ProgressListener } from '../callProgress';
 import { hostErrorText } from '../hostErrorResponse';
 import { httpStatusText, ServerUnreachableError } from '../transportErrorText';
-import { CallDeadline } from './callDeadline';
+import { CallDeadline, type OpenCall } from './callDeadline';
 import { callToolAsTask, runsAsTask } from './taskCall';
 
 /** The call ran out of time here (not a server's own -32001): the server was told to cancel it. */

@@ -1,0 +1,97 @@
+/**
+ * Both eras per server (issue 27, item 2): the `protocol` setting picks the SDK's negotiation; in
+ * `auto` the era found is kept per server identity (a file for the CLI, validated on read) and
+ * handed back as the SDK's `prior`; the era shows in the connection's description. Against a real
+ * 2026-07-28-only server (SDK v2, stdio child) and a 2025-era fixture.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { ConnectionState } from '../../../../src/core/mcp/connectionState';
+import { FileEraVerdictStore, LEGACY_VERDICT_MAX_AGE_MS, MemoryEraVerdictStore, negotiationMode, priorOf } from '../../../../src/core/mcp/eraVerdicts';
+import type { StdioServerSettings } from '../../../../src/core/settings/hostSettings';
+import { settings, stateKind, useTestEnv, type Any } from '../helpers';
+
+const MODERN_ONLY = path.join(__dirname, 'modern', 'modernOnly.mjs');
+
+function modernOnly(protocol?: StdioServerSettings['protocol']): StdioServerSettings {
+  return { name: 'modern', type: 'stdio', enabled: true, command: process.execPath, args: [MODERN_ONLY], env: {}, connectTimeoutMs: 15_000, ...(protocol ? { protocol } : {}) };
+}
+
+describe('protocol eras per server', function () {
+  this.timeout(60_000);
+  const env = useTestEnv();
+
+  it('maps the setting to the SDK: auto probes, 2025-11-25 never does, 2026-07-28 is pinned', () => {
+    assert.equal(negotiationMode(undefined), 'auto');
+    assert.equal(negotiationMode('auto'), 'auto');
+    assert.equal(negotiationMode('2025-11-25'), 'legacy');
+    assert.deepEqual(negotiationMode('2026-07-28'), { pin: '2026-07-28' });
+  });
+
+  it('a legacy verdict is a prior for a week, then the server is probed again', () => {
+    const now = Date.parse('2026-12-05T12:00:00Z');
+    assert.deepEqual(priorOf({ era: 'legacy', at: new Date(now - 1000).toISOString() }, now), { kind: 'legacy' });
+    assert.equal(priorOf({ era: 'legacy', at: new Date(now - LEGACY_VERDICT_MAX_AGE_MS - 1).toISOString() }, now), undefined);
+    assert.equal(priorOf(undefined, now), undefined);
+  });
+
+  it('the file store keeps verdicts per identity, ignores an entry that does not validate and a file that does not parse', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-eras-'));
+    try {
+      const file = path.join(dir, 'protocol-eras.json');
+      const store = new FileEraVerdictStore(file);
+      await store.set('a', { era: 'legacy', at: '2026-12-05T12:00:00.000Z' });
+      assert.deepEqual(await new FileEraVerdictStore(file).get('a'), { era: 'legacy', at: '2026-12-05T12:00:00.000Z' });
+      const doc = JSON.parse(fs.readFileSync(file, 'utf8'));
+      doc.servers.b = { era: 'modern', at: '2026-12-05T12:00:00.000Z' }; // modern without its discover result
+      fs.writeFileSync(file, JSON.stringify(doc));
+      assert.equal(await store.get('b'), undefined);
+      assert.ok(await store.get('a'), 'a bad entry does not lose the others');
+      await store.delete('a');
+      assert.equal(await store.get('a'), undefined);
+      fs.writeFileSync(file, '{ not json');
+      assert.equal(await store.get('a'), undefined);
+      assert.equal((fs.statSync(dir).mode & 0o077) === 0 || process.platform === 'win32', true);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('auto: a 2026-07-28-only server connects modern, its tool is called, the verdict is kept and used next time', async () => {
+    const eras = new MemoryEraVerdictStore();
+    const host = await env.started({ settings: settings({ servers: [modernOnly()], autoApprove: ['*/*'] }), eras });
+    assert.equal(stateKind(host, 'modern'), 'connected', host.log.text());
+    const described = ConnectionState.describe(host.snapshot().servers.find((s: Any) => s.name === 'modern')!.state);
+    assert.match(described, /protocol 2026-07-28, modern/);
+    const r = await host.call({ name: 'modern__echo', args: { text: 'hi' } });
+    assert.equal(r.outcome, 'ok', r.modelText);
+    assert.equal(r.modelText, 'echo: hi');
+    const [verdict] = [...eras.entries.values()];
+    assert.equal(verdict?.era, 'modern');
+    assert.ok(verdict.discover, 'the discover result is kept');
+    // A second host with the kept verdict connects from it.
+    const again = await env.started({ settings: settings({ servers: [modernOnly()], autoApprove: ['*/*'] }), eras });
+    assert.equal(stateKind(again, 'modern'), 'connected', again.log.text());
+    assert.equal((await again.call({ name: 'modern__echo', args: { text: 'x' } })).outcome, 'ok');
+  });
+
+  it('2025-11-25 against a 2026-07-28-only server fails to start with a clear error', async () => {
+    const host = await env.started({ settings: settings({ servers: [modernOnly('2025-11-25')] }) });
+    assert.equal(stateKind(host, 'modern'), 'error');
+    assert.match(ConnectionState.describe(host.snapshot().servers.find((s: Any) => s.name === 'modern')!.state), /protocol version/i);
+  });
+
+  it('auto against a 2025-era server: legacy, remembered as legacy, and a wrong modern verdict is probed again', async () => {
+    const eras = new MemoryEraVerdictStore();
+    const host = await env.started({ settings: settings({ servers: [env.stdio('basic', 'basic')] }), eras });
+    assert.equal(stateKind(host, 'basic'), 'connected', host.log.text());
+    const [[identity, verdict]] = [...eras.entries.entries()];
+    assert.equal(verdict.era, 'legacy');
+    await eras.set(identity, { era: 'modern', discover: { supportedVersions: ['2026-07-28'], capabilities: {}, serverInfo: { name: 'x', version: '1' } } as Any, at: new Date().toISOString() });
+    const again = await env.started({ settings: settings({ servers: [env.stdio('basic', 'basic')] }), eras });
+    assert.equal(stateKind(again, 'basic'), 'connected', again.log.text());
+    assert.equal((await eras.get(identity))?.era, 'legacy');
+  });
+});
