@@ -39,3 +39,13 @@ export function checkMetadataIssuer(state: Pick<OAuthDiscoveryState, 'authorizat
   if (received === expected || (expected.endsWith('/') && received === expected.slice(0, -1))) return;
   throw new MetadataIssuerMismatchError(expected, received);
 }
+
+/**
+ * What the host passes to every SDK discovery, `auth()` and HTTP transport: the RFC 8414 §3.3
+ * issuer check is the host's own (`checkMetadataIssuer`, run in the providers'
+ * `saveDiscoveryState` before anything is registered, opened or sent). It applies where the
+ * protected-resource metadata named the authorization server; a 2025-03-26 server (no resource
+ * metadata) has no issuer identifier to compare with, and SDK v2's own check would refuse the
+ * metadata such servers publish at their origin (conformance 0.1.16's back-compat scenario).
+ */
+export const HOST_ISSUER_CHECK = { skipIssuerMetadataValidation: true } as const;

@@ -1,6 +1,7 @@
 import { discoverOAuthServerInfo, type FetchLike, type OAuthClientProvider, type Transport } from '@modelcontextprotocol/client';
 import type { RemoteServerSettings } from '../settings/hostSettings';
 import { Emitter } from '../util/event';
+import { HOST_ISSUER_CHECK } from './metadataIssuer';
 import { ChallengeRecorder, isStepUp, type AuthChallenge } from './authChallenge';
 import { ClientCredentialsProvider } from './clientCredentialsProvider';
 import { issuerOf, type CredentialStore } from './credentialStore';
@@ -154,7 +155,7 @@ async function rediscoverIfRefused(
   let fresh;
   try {
     const resourceMetadataUrl = challenge?.resourceMetadataUrl;
-    fresh = await discoverOAuthServerInfo(credentials.serverUrl, { ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}), fetchFn });
+    fresh = await discoverOAuthServerInfo(credentials.serverUrl, { ...HOST_ISSUER_CHECK, ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}), fetchFn });
   } catch {
     return stored;
   }

@@ -4,6 +4,7 @@ import { isStepUp, type AuthChallenge } from './authChallenge';
 import type { AuthEventListener } from './authEvents';
 import type { CredentialStore } from './credentialStore';
 import { HostOAuthProvider } from './hostOAuthProvider';
+import { HOST_ISSUER_CHECK } from './metadataIssuer';
 import { LoopbackRedirectReceiver, type RedirectOutcome } from './loopbackRedirectReceiver';
 import type { OAuthSettings } from '../settings/oauthSettings';
 
@@ -138,12 +139,13 @@ export async function signIn(options: SignInOptions): Promise<SignInResult> {
     // auth() then goes on from this discovery, which the provider has checked (RFC 8414 §3.3) and kept.
     const resourceMetadataUrl = challenge?.resourceMetadataUrl;
     const fetchFn = options.fetchFn;
-    const discovered = await discoverOAuthServerInfo(serverUrl, { ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}), ...(fetchFn ? { fetchFn } : {}) });
+    const discovered = await discoverOAuthServerInfo(serverUrl, { ...HOST_ISSUER_CHECK, ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}), ...(fetchFn ? { fetchFn } : {}) });
     await provider.saveDiscoveryState({ ...discovered, ...(resourceMetadataUrl ? { resourceMetadataUrl: resourceMetadataUrl.href } : {}) });
     // The SDK's rule when nothing was chosen: the resource's scopes_supported.
     const scope = withOfflineAccess(wanted ?? discovered.resourceMetadata?.scopes_supported?.join(' '), discovered.authorizationServerMetadata?.scopes_supported);
     const authOptions = {
       serverUrl,
+      ...HOST_ISSUER_CHECK,
       ...(scope ? { scope } : {}),
       ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}),
       ...(fetchFn ? { fetchFn } : {}),

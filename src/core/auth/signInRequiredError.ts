@@ -30,6 +30,26 @@ export class SignInRequiredError extends Error {
  * or a scope still insufficient after the one step-up it tries).
  */
 export function needsSignIn(error: unknown): boolean {
-  if (error instanceof SignInRequiredError || error instanceof UnauthorizedError) return true;
-  return error instanceof SdkHttpError && (error.status === 401 || error.status === 403);
+  return causes(error).some(
+    (e) => e instanceof SignInRequiredError || e instanceof UnauthorizedError || (e instanceof SdkHttpError && (e.status === 401 || e.status === 403)),
+  );
+}
+
+/**
+ * The SignInRequiredError behind a failed connect, also when the SDK wrapped it (protocol
+ * `auto`: the era probe's 401 comes back as "Version negotiation probe failed", its cause the
+ * sign-in; a 401 is never evidence of an era).
+ */
+export function signInRequiredIn(error: unknown): SignInRequiredError | undefined {
+  return causes(error).find((e): e is SignInRequiredError => e instanceof SignInRequiredError);
+}
+
+/** The error and the errors it was caused by, nearest first (a few levels: a cycle cannot loop). */
+function causes(error: unknown): unknown[] {
+  const chain: unknown[] = [];
+  for (let e = error, depth = 0; e !== undefined && e !== null && depth < 5; depth++) {
+    chain.push(e);
+    e = e instanceof Error ? e.cause : undefined;
+  }
+  return chain;
 }

@@ -7,6 +7,7 @@ import { errorText } from '../util/errorText';
 import { DisposableStore, type Event } from '../util/event';
 import type { AuthEvent } from '../auth/authEvents';
 import { issuerOf } from '../auth/credentialStore';
+import { HOST_ISSUER_CHECK } from '../auth/metadataIssuer';
 import type { RemoteAuth, SignInRequest } from '../auth/remoteAuth';
 import { signIn, type SignInResult } from '../auth/signIn';
 import { signOut } from '../auth/signOut';
@@ -143,7 +144,7 @@ export class ServerSignIn implements SignInControl {
     onEvent({ type: 'signInStarted', serverUrl, stepUp: false, ...(server.oauth?.scopes?.length ? { scope: server.oauth.scopes.join(' ') } : {}) });
     try {
       const provider = this.o.remote.forServer(server)?.authProvider;
-      if (!provider || (await auth(provider, { serverUrl })) !== 'AUTHORIZED') throw new Error('the authorization server did not issue a token');
+      if (!provider || (await auth(provider, { serverUrl, ...HOST_ISSUER_CHECK })) !== 'AUTHORIZED') throw new Error('the authorization server did not issue a token');
       const issuer = issuerOf(await this.o.remote.store.get({ serverUrl }, 'discovery')) ?? serverUrl;
       onEvent({ type: 'signInCompleted', serverUrl, issuer });
       return { kind: 'signedIn', issuer };

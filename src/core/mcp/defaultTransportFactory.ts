@@ -1,3 +1,4 @@
+import { HOST_ISSUER_CHECK } from '../auth/metadataIssuer';
 import { SSEClientTransport, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
 import type { RemoteAuthPort, TransportAuth } from '../auth/remoteAuth';
 import { DEFAULTS, type RemoteServerSettings, type ServerSettings } from '../settings/hostSettings';
@@ -37,7 +38,7 @@ export function createDefaultTransportFactory(auth?: RemoteAuthPort): TransportF
           const guard = new HttpGuard({ url: server.url, name: hooks.name ?? server.name, maxMessageBytes: hooks.maxMessageBytes ?? DEFAULTS.maxMessageBytes, fetch: a?.fetch });
           const transport = new StreamableHTTPClientTransport(new URL(server.url), {
             requestInit: { headers: { ...server.headers } },
-            ...(a ? { authProvider: a.authProvider } : {}),
+            ...(a ? { authProvider: a.authProvider, ...HOST_ISSUER_CHECK } : {}),
             fetch: guard.fetch,
           });
           const guarded = guard.wrap(transport);
@@ -72,7 +73,7 @@ function stdioTransport(t: ProcessStdioTransport): ServerTransport {
 function sseTransport(server: RemoteServerSettings, a: TransportAuth | undefined): Transport {
   const transport = new SSEClientTransport(new URL(server.url), {
     requestInit: { headers: { ...server.headers } },
-    ...(a ? { authProvider: a.authProvider } : {}),
+    ...(a ? { authProvider: a.authProvider, ...HOST_ISSUER_CHECK } : {}),
     fetch: namingFetch(server.url, a?.fetch),
   });
   return a ? a.wrap(transport) : transport;

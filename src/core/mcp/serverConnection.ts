@@ -1,6 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import { SecretRedactor } from '../audit/secretRedactor';
-import { SignInRequiredError } from '../auth/signInRequiredError';
+import { signInRequiredIn } from '../auth/signInRequiredError';
 import { DEFAULTS, type ServerSettings } from '../settings/hostSettings';
 import { errorText } from '../util/errorText';
 import { Emitter } from '../util/event';
@@ -220,8 +220,9 @@ export class ServerConnection {
       this.live = undefined;
       await Promise.all([closing?.close(), transport?.transport.close().catch(() => undefined)]);
       // Waits for a person to sign in: not an error, and never retried by itself (issue 11).
-      if (e instanceof SignInRequiredError) {
-        this.setState({ kind: 'needsSignIn', message: this.redactor.message(this.name, e.message), ...(e.issuer ? { issuer: e.issuer } : {}) });
+      const signIn = signInRequiredIn(e);
+      if (signIn) {
+        this.setState({ kind: 'needsSignIn', message: this.redactor.message(this.name, signIn.message), ...(signIn.issuer ? { issuer: signIn.issuer } : {}) });
         return this.options.logger.warn(`[${this.name}] ${ConnectionState.describe(this._state)}`);
       }
       const message = this.redactor.message(this.name, describeStartFailure(e, transport, settings.connectTimeoutMs, this.stderr, url));

@@ -88,7 +88,7 @@ async function domPart(o) {
         const calls = ui.readJsonl(f.fixtureLog).filter((l) => l.event === 'call').length;
         const { dialogs, result, audit } = await invokeAdd(page, f, { a: 2, b: 3 }, 'Allow');
         process.stderr.write(`[gateway suite] the editor's own dialogs before MCP Host's: ${JSON.stringify(dialogs.editor)}\n`);
-        assert.match(dialogs.host, /Asked by upstream .+ \(http\)\./);
+        assert.match(dialogs.host, /Asked by upstream .+ \(http\)/);
         assert.match(dialogs.host, /Role: gateway/);
         assert.ok(!dialogs.editor.some((t) => HOST_QUESTION.test(t)));
         assert.ok(!result.error, result.error);

@@ -30,13 +30,6 @@ describe('confirmation message', () => {
     assert.ok(detail.includes('not because of these claims'));
   });
 
-  it('names who asks when it is not @mcp\'s model (the editor\'s agent through the gateway), and nobody for the model', () => {
-    const upstream = confirmationMessage({ ...request, actor: { kind: 'upstream', client: 'Visual Studio Code', version: '1.139.1', transport: 'http' } }).detail;
-    assert.ok(upstream.startsWith('Asked by upstream Visual Studio Code 1.139.1 (http).\n'), upstream);
-    assert.ok(!confirmationMessage({ ...request, actor: { kind: 'model' } }).detail.includes('Asked by'));
-    assert.ok(!confirmationMessage(request).detail.includes('Asked by'));
-  });
-
   it('says when the server claims nothing, and omits a title equal to the tool name', () => {
     const { message, detail } = confirmationMessage({ ...request, title: 'issue_coupon', annotations: undefined, role: undefined, name: 'issue_coupon' });
     assert.equal(message, 'Allow the tool "issue_coupon" of MCP server "coupons" to run?');

@@ -3,6 +3,7 @@
  * temp folder, and a "host" that connects the SDK Client over Streamable HTTP with the host's
  * providers, signing in through the fetch browser when the server asks.
  */
+import { HOST_ISSUER_CHECK } from '../../../../src/core/auth/metadataIssuer';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -61,7 +62,7 @@ export class AuthTestKit {
     this.clients.push(client);
     const run = <T>(op: () => Promise<T>) =>
       withSignIn(op, { challenges, signIn: (challenge) => this.signIn(serverUrl, settings, challenge ? { challenge } : {}) });
-    await run(() => client.connect(new StreamableHTTPClientTransport(new URL(serverUrl), { authProvider, fetch: challenges.fetch })));
+    await run(() => client.connect(new StreamableHTTPClientTransport(new URL(serverUrl), { authProvider, fetch: challenges.fetch, ...HOST_ISSUER_CHECK })));
     return {
       client,
       run,
