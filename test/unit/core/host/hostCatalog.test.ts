@@ -225,7 +225,8 @@ describe('host.catalog: resources and prompts of the catalog fixture', function 
   it('a server without resources or prompts is never asked for them', async () => {
     const host = await env.started({ settings: settings({ servers: [env.stdio('slow', 'slow', { env: { FIXTURE_LOG_REQUESTS: '1' } })] }) });
     const methods = env.events('slow').filter((e: Any) => e.event === 'request').map((e: Any) => e.method);
-    assert.deepEqual(methods, ['initialize', 'tools/list']);
+    // protocol "auto": the era probe (server/discover) first, then the 2025 handshake of this legacy server.
+    assert.deepEqual(methods, ['server/discover', 'initialize', 'tools/list']);
     assert.deepEqual([host.snapshot().resources('slow'), host.snapshot().prompts('slow')], [[], []]);
     const r = await host.catalog.readResource({ server: 'slow', uri: 'x://y' });
     assert.equal(r.outcome, 'notFound');
