@@ -153,19 +153,9 @@ describe('faults: HTTP servers', function () {
         assertAtOnce(ms, 'status500');
       });
 
-      it('HTTP 401 on a call: an error outcome at once', async () => {
-        const { answer, ms } = await call('status401');
-        assert.equal(answer.outcome, 'error');
-        assert.match(answer.modelText, /Unauthorized|401/);
-        assertAtOnce(ms, 'status401');
-      });
-
-      it('HTTP 500/401 on a call: the error names the status code', async () => {
+      it('HTTP 500 on a call: the error names the status code', async () => {
         const { answer: e500 } = await s.call('status500-again', 'faulty__status500');
         assert.match(e500.modelText, /HTTP 500/, e500.modelText);
-        // A 401 is a request to sign in (the server has no headers of its own): it says so and names where.
-        const { answer: e401 } = await s.call('status401-again', 'faulty__status401');
-        assert.match(e401.modelText, /needs you to sign in with http:\/\/127\.0\.0\.1:\d+/, e401.modelText);
       });
 
       it('a slow answer (3 s) within the timeout: ok', async () => {
@@ -209,6 +199,15 @@ describe('faults: HTTP servers', function () {
           assertAtOnce(ms, name);
         });
       }
+
+      // Last of the calls: a 401 from a server without headers of its own is a request to sign in (issue 27), so the
+      // server then waits for one and answers no more calls.
+      it('HTTP 401 on a call: an error outcome at once that says to sign in, and where', async () => {
+        const { answer, ms } = await call('status401');
+        assert.equal(answer.outcome, 'error');
+        assert.match(answer.modelText, /needs you to sign in with http:\/\/127\.0\.0\.1:\d+/, answer.modelText);
+        assertAtOnce(ms, 'status401');
+      });
 
       it('the healthy server still answers; one audit record per call; nothing is left', async () => {
         await assertHealthyAnswers(s, 'h');
