@@ -1,3 +1,4 @@
+import { errorChain } from '../util/errorText';
 import { SdkHttpError, UnauthorizedError } from '@modelcontextprotocol/client';
 
 /**
@@ -30,7 +31,7 @@ export class SignInRequiredError extends Error {
  * or a scope still insufficient after the one step-up it tries).
  */
 export function needsSignIn(error: unknown): boolean {
-  return causes(error).some(
+  return errorChain(error, 5).some(
     (e) => e instanceof SignInRequiredError || e instanceof UnauthorizedError || (e instanceof SdkHttpError && (e.status === 401 || e.status === 403)),
   );
 }
@@ -41,15 +42,5 @@ export function needsSignIn(error: unknown): boolean {
  * sign-in; a 401 is never evidence of an era).
  */
 export function signInRequiredIn(error: unknown): SignInRequiredError | undefined {
-  return causes(error).find((e): e is SignInRequiredError => e instanceof SignInRequiredError);
-}
-
-/** The error and the errors it was caused by, nearest first (a few levels: a cycle cannot loop). */
-function causes(error: unknown): unknown[] {
-  const chain: unknown[] = [];
-  for (let e = error, depth = 0; e !== undefined && e !== null && depth < 5; depth++) {
-    chain.push(e);
-    e = e instanceof Error ? e.cause : undefined;
-  }
-  return chain;
+  return errorChain(error, 5).find((e): e is SignInRequiredError => e instanceof SignInRequiredError);
 }

@@ -1,5 +1,5 @@
 import { SdkHttpError, SseError } from '@modelcontextprotocol/client';
-import { errorText } from '../util/errorText';
+import { errorChain, errorText } from '../util/errorText';
 
 /**
  * The server could not be reached (refused, reset, DNS, TLS…): the connection is gone, as when a
@@ -32,11 +32,11 @@ export function unreachableError(url: string | URL, e: unknown): ServerUnreachab
 /** The innermost useful message of a network error (fetch wraps the real cause). */
 export function causeText(e: unknown): string {
   const parts: string[] = [];
-  for (let cur: unknown = e, depth = 0; cur && depth < 4; depth++) {
+  for (const cur of errorChain(e, 4)) {
+    if (!cur) break;
     const text = errorText(cur);
     const code = (cur as { code?: unknown }).code;
     if (text && !parts.includes(text)) parts.push(typeof code === 'string' && !text.includes(code) ? `${text} (${code})` : text);
-    cur = (cur as { cause?: unknown }).cause;
   }
   // "fetch failed" says nothing the cause does not: show the cause first.
   return parts.length > 1 && /^fetch failed$/i.test(parts[0]) ? parts.slice(1).join(': ') : parts.join(': ') || 'unknown error';
