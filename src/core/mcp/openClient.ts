@@ -23,6 +23,11 @@ export interface OpenClientOptions extends TransportHooks {
   readonly onFallback: (reason: string) => void;
   /** Where the era verdict of this server (`protocol: auto`) is kept, under its identity hash. */
   readonly eras?: { readonly store: EraVerdictStore; readonly identity: string };
+  /**
+   * True once the caller gave this start up (the server is being stopped): a failed attempt then
+   * ends there, with no new transport (no new process) and the remembered era left as it was.
+   */
+  readonly abandoned?: () => boolean;
 }
 
 /** What the server asked while starting (its roots) is answered: before that, no call goes to it. */
@@ -54,6 +59,7 @@ async function attempt(server: ServerSettings, o: OpenClientOptions): Promise<Op
       if (auto && (!prior || probed)) await remember(o.eras!, opened.client);
       return opened;
     } catch (e) {
+      if (o.abandoned?.()) throw e;
       if (prior && !probed) {
         // The cached verdict stopped working (the server changed era): forget it and probe again.
         await o.eras!.store.delete(o.eras!.identity).catch(() => undefined);
@@ -93,6 +99,8 @@ async function remember(eras: NonNullable<OpenClientOptions['eras']>, client: Cl
 
 async function initialize(server: ServerSettings, st: ServerTransport, o: OpenClientOptions, prior: PriorDiscovery | undefined): Promise<OpenedClient> {
   const transport = st.transport;
+  // Stopped while an earlier step was awaited: nothing is started that nobody would stop.
+  if (o.abandoned?.()) throw new Error('the server was stopped while starting');
   o.onTransport(st);
   const features = featuresFor(o.features ?? [], server);
   const client = new Client(o.clientInfo, { capabilities: mergeCapabilities(features), versionNegotiation: { mode: negotiationMode(server.protocol) } });

@@ -196,6 +196,7 @@ export class ServerConnection {
         onStderrLine: (line) => this.stderr.push(this.redact(line)),
         onFallback: (reason) => this.options.logger.info(`[${this.name}] ${reason}`),
         onTransport: (t) => (transport = this.pendingTransport = t),
+        abandoned: () => gen !== this.generation,
         ...(this.options.eras ? { eras: { store: this.options.eras, identity: identityHash(serverIdentity(resolved.server, { secretValues: resolved.secretValues })) } } : {}),
       }).finally(() => {
         if (this.pendingTransport === transport) this.pendingTransport = undefined;

@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import { ConnectionState } from '../../../../src/core/mcp/connectionState';
 import { FileEraVerdictStore, LEGACY_VERDICT_MAX_AGE_MS, MemoryEraVerdictStore, negotiationMode, priorOf } from '../../../../src/core/mcp/eraVerdicts';
 import type { StdioServerSettings } from '../../../../src/core/settings/hostSettings';
+import { FaultyStdio, removeTempDirs, tempDir } from '../../../fixtures/faulty/cliFaultHarness';
 import { settings, stateKind, useTestEnv, type Any } from '../helpers';
 
 const MODERN_ONLY = path.join(__dirname, 'modern', 'modernOnly.mjs');
@@ -22,6 +23,7 @@ function modernOnly(protocol?: StdioServerSettings['protocol']): StdioServerSett
 describe('protocol eras per server', function () {
   this.timeout(60_000);
   const env = useTestEnv();
+  after(() => removeTempDirs());
 
   it('maps the setting to the SDK: auto probes, 2025-11-25 never does, 2026-07-28 is pinned', () => {
     assert.equal(negotiationMode(undefined), 'auto');
@@ -93,5 +95,29 @@ describe('protocol eras per server', function () {
     const again = await env.started({ settings: settings({ servers: [env.stdio('basic', 'basic')] }), eras });
     assert.equal(stateKind(again, 'basic'), 'connected', again.log.text());
     assert.equal((await eras.get(identity))?.era, 'legacy');
+  });
+
+  it('stopped while a remembered era hangs in its handshake: no second process is started, the verdict is kept', async () => {
+    const faulty = new FaultyStdio(tempDir(), 'hanging', { initialize: [{ hang: true }] });
+    const verdict = { era: 'legacy' as const, at: new Date().toISOString() };
+    const eras = new (class extends MemoryEraVerdictStore {
+      override async get(): Promise<typeof verdict> {
+        return verdict;
+      }
+    })();
+    const host = env.host({ settings: settings({ servers: [{ name: 'hanging', type: 'stdio', enabled: true, connectTimeoutMs: 30_000, ...faulty.settings() }] }), eras });
+    const starting = host.start();
+    const deadline = Date.now() + 20_000;
+    while (!faulty.events().some((e) => e.event === 'hang')) {
+      assert.ok(Date.now() < deadline, `the server never got initialize: ${JSON.stringify(faulty.events())}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await host.close();
+    await starting;
+    // A retry would spawn within milliseconds of the failed handshake; give it ample time to show.
+    await new Promise((r) => setTimeout(r, 1000));
+    const starts = faulty.events().filter((e) => e.event === 'start');
+    assert.equal(starts.length, 1, `processes started: ${JSON.stringify(faulty.events())}`);
+    assert.ok(!host.log.text().includes('detecting it again'), host.log.text());
   });
 });
