@@ -1,5 +1,6 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { isPlainObject } from '../settings/isPlainObject';
+import { jsonPreview } from '../util/text';
 import { hostErrorResponse } from './hostErrorResponse';
 
 export type CheckedMessage = { ok: true; message: JSONRPCMessage } | { ok: false; error: string };
@@ -30,10 +31,10 @@ export function checkMessage(value: unknown): CheckedMessage {
       const error = { code: e.code, message: e.message, ...(e.data !== undefined ? { data: e.data } : {}) };
       return { ok: true, message: { jsonrpc: '2.0', id: value.id, error } as JSONRPCMessage };
     }
-    return { ok: true, message: hostErrorResponse(value.id, 'malformedResponse', `the server answered with a malformed error: ${describe(e)}`) };
+    return { ok: true, message: hostErrorResponse(value.id, 'malformedResponse', `the server answered with a malformed error: ${jsonPreview(e)}`) };
   }
   if (!isPlainObject(value.result)) {
-    return { ok: true, message: hostErrorResponse(value.id, 'malformedResponse', `the server answered with a result that is not an object: ${describe(value.result)}`) };
+    return { ok: true, message: hostErrorResponse(value.id, 'malformedResponse', `the server answered with a result that is not an object: ${jsonPreview(value.result)}`) };
   }
   let result = value.result;
   if ('_meta' in result && !isPlainObject(result._meta)) {
@@ -47,12 +48,3 @@ function isId(v: unknown): v is string | number {
   return typeof v === 'string' || Number.isInteger(v);
 }
 
-function describe(v: unknown): string {
-  let s: string;
-  try {
-    s = JSON.stringify(v) ?? String(v);
-  } catch {
-    s = String(v);
-  }
-  return s.length > 200 ? `${s.slice(0, 200)}…` : s;
-}
