@@ -63,15 +63,19 @@ describe('core/auth: MCP 2026-07-28 authorization rules', () => {
       assert.equal(await provider.discoveryState(), undefined);
       assert.equal(await provider.currentIssuer(), undefined);
     });
-    // KNOWN GAP after the SDK v2 move (issue 27, left open): the sign-in succeeds but the token is then not presented
-    // (SignInStoppedError "still refuses the credentials right after signing in") when the metadata's issuer is not the
-    // origin. Passed on SDK 1.x; conformance 0.1.16's 2025-03-26 back-compat scenario is affected the same way.
-    it.skip('a 2025-03-26 server (no resource metadata) names no issuer identifier: its metadata is used whatever issuer it names', async () => {
+    it('a 2025-03-26 server (no resource metadata) names no issuer identifier: its metadata is used whatever issuer it names', async () => {
       // As the official suite's auth/2025-03-26-oauth-metadata-backcompat serves it.
       const f = await kit.fixture({ prm: 'none', authServer: 'legacyMetadata', metadataIssuer: (issuer) => `${issuer}/oauth` });
       const c = await kit.connect(f.mcpUrl);
       assert.equal(textOf(await c.callTool('echo', { text: 'x' })), 'echo: x');
       assert.equal(f.log.registrations.length, 1);
+      // The tokens are kept under the issuer the SDK names (the metadata's), so the next connection (a
+      // later CLI command) presents them without signing in again.
+      await c.close();
+      const again = await kit.connect(f.mcpUrl);
+      assert.equal(textOf(await again.callTool('echo', { text: 'y' })), 'echo: y');
+      assert.equal(kit.signIns.length, 1);
+      assert.deepEqual(await kit.store.issuers(f.mcpUrl), [`${f.issuer}/oauth`]);
     });
   });
 
