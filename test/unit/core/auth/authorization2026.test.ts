@@ -1,8 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { HostOAuthProvider } from '../../../../src/core/auth/hostOAuthProvider';
-import { MetadataIssuerMismatchError } from '../../../../src/core/auth/metadataIssuer';
+import { HOST_ISSUER_CHECK, MetadataIssuerMismatchError } from '../../../../src/core/auth/metadataIssuer';
 import { withOfflineAccess } from '../../../../src/core/auth/signIn';
 import { AuthTestKit, textOf } from './authTestKit';
 
@@ -42,7 +41,7 @@ describe('core/auth: MCP 2026-07-28 authorization rules', () => {
       const f = await kit.fixture({ metadataIssuer: 'http://127.0.0.1:9' });
       const client = new Client({ name: 't', version: '1' });
       const authProvider = new HostOAuthProvider({ serverUrl: f.mcpUrl, store: kit.store });
-      await assert.rejects(client.connect(new StreamableHTTPClientTransport(new URL(f.mcpUrl), { authProvider })), (e: unknown) => e instanceof MetadataIssuerMismatchError && /RFC 8414/.test(e.message));
+      await assert.rejects(client.connect(new StreamableHTTPClientTransport(new URL(f.mcpUrl), { authProvider, ...HOST_ISSUER_CHECK })), (e: unknown) => e instanceof MetadataIssuerMismatchError && /RFC 8414/.test(e.message));
       await client.close();
       assert.equal(f.log.registrations.length, 0);
     });
