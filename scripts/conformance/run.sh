@@ -23,8 +23,9 @@
 # per scenario (the scenario's URL as server "conformance", its "oauth" settings, secrets as
 # MCP_HOST_SECRET_*) and runs `mcp-host check --login --json`, then `mcp-host call <first tool> --login
 # --yes` (node dist/cli.js; built first when missing or older than src/) — and every other scenario uses
-# `mcp-host session` through scripts/conformance/sessionDriver.mjs (lists the tools, calls each, answers
-# the session's questions). --client CMD uses CMD for every scenario. The suite appends the server URL to
+# `mcp-host session` through scripts/conformance/sessionDriver.mjs (lists the tools, makes the calls the
+# scenario names or else calls each, answers the session's questions). --client CMD uses CMD for every
+# scenario. The suite appends the server URL to
 # the command and sets MCP_CONFORMANCE_SCENARIO / MCP_CONFORMANCE_CONTEXT. The "browser" is
 # BROWSER="node test/fixtures/auth/browser.mjs". Each run gets its own MCP_HOST_CREDENTIALS_FILE and
 # workspace in the results folder.

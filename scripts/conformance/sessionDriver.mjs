@@ -7,8 +7,8 @@
 // ({"mcpHost.servers": {"conformance": {"type": "http", "url": <server-url>}}}), starts
 // `mcp-host session --workspace <it> --yes` (MCP_HOST_CLI: the command, default
 // `node --import tsx <repo>/src/cli/main.ts`) and drives it over JSON lines, as any driver would:
-// wait until the server has connected, list the tools, call each with arguments made from its
-// input schema, and answer every server question the session reports:
+// wait until the server has connected, list the tools, make the calls the scenario asks for (see
+// `callsFor`), and answer every server question the session reports:
 //   - an `elicitation` event (form) is accepted with the form as offered: its `content` is the
 //     form's defaults (SEP-1034), sent back unchanged; a URL elicitation is declined;
 //   - a `sampling` event is accepted with a fixed text.
@@ -45,6 +45,31 @@ export function argumentsFor(schema) {
     else args[name] = 'test';
   }
   return args;
+}
+
+/**
+ * The calls to make, from the session's tool list (each with `tool`, the server's own name, and
+ * `inputSchema` as the host presents it), as the scenario's client requirements say:
+ * - the scenario names them (MCP_CONFORMANCE_CONTEXT `toolCalls`, e.g. http-custom-headers: values
+ *   chosen to exercise each header encoding): exactly those, with those arguments;
+ * - json-schema-2020-12-preservation: the focal tool's inputSchema, as the host presents it, passed
+ *   back verbatim to `json_schema_echo` (the scenario compares it with what the server sent);
+ * - json-schema-ref-no-deref: none (its server answers tools/list only; the check is that listing
+ *   never fetches the schema's network $ref);
+ * - any other: every tool, with arguments made from its input schema.
+ */
+export function callsFor(scenario, context, tools) {
+  const byTool = new Map(tools.map((t) => [t.tool, t]));
+  if (Array.isArray(context.toolCalls)) {
+    return context.toolCalls.map((c) => ({ name: byTool.get(c.name)?.name ?? `${SERVER}__${c.name}`, args: c.arguments ?? {} }));
+  }
+  if (scenario === 'json-schema-2020-12-preservation') {
+    const focal = byTool.get('json_schema_2020_12_tool');
+    const echo = byTool.get('json_schema_echo');
+    return focal && echo ? [{ name: echo.name, args: { schema: focal.inputSchema } }] : [];
+  }
+  if (scenario === 'json-schema-ref-no-deref') return [];
+  return tools.map((t) => ({ name: t.name, args: argumentsFor(t.inputSchema) }));
 }
 
 async function main() {
@@ -104,10 +129,11 @@ async function main() {
     await ready;
     const tools = await request({ op: 'tools' });
     if (tools.error) throw new Error(`tools: ${tools.error}`);
-    for (const tool of tools.tools) {
-      const answer = await request({ op: 'call', name: tool.name, args: argumentsFor(tool.inputSchema) });
-      if (answer.error || answer.outcome !== 'ok') fail(`${tool.name}: ${answer.error ?? `${answer.outcome}: ${answer.modelText}`}`);
-      else process.stderr.write(`sessionDriver: ${tool.name} → ok: ${answer.modelText.slice(0, 200)}\n`);
+    const context = process.env.MCP_CONFORMANCE_CONTEXT ? JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT) : {};
+    for (const call of callsFor(process.env.MCP_CONFORMANCE_SCENARIO ?? '', context, tools.tools)) {
+      const answer = await request({ op: 'call', name: call.name, args: call.args });
+      if (answer.error || answer.outcome !== 'ok') fail(`${call.name}: ${answer.error ?? `${answer.outcome}: ${answer.modelText}`}`);
+      else process.stderr.write(`sessionDriver: ${call.name} → ok: ${answer.modelText.slice(0, 200)}\n`);
     }
   } finally {
     child.stdin.end();

@@ -8,7 +8,8 @@ $XDG_CONFIG_HOME/mcp-host/credentials.json or ~/.config/mcp-host/credentials.jso
 Every command sends the stored tokens and refreshes them. A server that still needs sign-in is
 reported as "needsSignIn" with the command that signs in ("mcp-host login NAME").
   --login         Sign in by itself to servers that need it (at most one sign-in and one step-up
-                  per server), opening the page with $BROWSER or printing its URL on stderr.`;
+                  per server, and one more sign-in where a server moves to another authorization
+                  server), opening the page with $BROWSER or printing its URL on stderr.`;
 
 const COMMON = `Common options:
   --workspace DIR   Workspace folder whose .vscode/settings.json holds the mcpHost.* settings

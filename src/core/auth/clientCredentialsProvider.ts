@@ -53,8 +53,8 @@ export function signingAlgorithmForKey(pem: string): JwtSigningAlgorithm {
  * issuer; an expired token is simply replaced by a new one on the next 401.
  *
  * The configured client is bound to the first authorization server that accepts it (the binding,
- * never the secret, is stored); the SDK then refuses to present it to another one, so a server
- * cannot redirect these credentials elsewhere by changing its metadata.
+ * never the secret, is stored); it is never presented to another one, and no client is registered
+ * there instead, so a server cannot redirect these credentials elsewhere by changing its metadata.
  */
 export class ClientCredentialsProvider implements OAuthClientProvider {
   readonly addClientAuthentication?: AddClientAuthentication;
@@ -94,17 +94,19 @@ export class ClientCredentialsProvider implements OAuthClientProvider {
     };
   }
 
-  async clientInformation(): Promise<OAuthClientInformationMixed> {
+  async clientInformation(ctx?: IssuerContext): Promise<OAuthClientInformationMixed> {
     const { clientId, clientSecret } = this.options;
-    const bound = await this.credentials.boundIssuerOf(clientId);
+    // Refused here rather than by the SDK: given a client stamped for another issuer, SDK v2 would
+    // register a new client at the authorization server the MCP server now names.
+    const stamp = await this.credentials.configuredClientIssuer(clientId, ctx?.issuer ?? (await this.credentials.issuer()));
     return {
       client_id: clientId,
       ...(clientSecret !== undefined ? { client_secret: clientSecret } : {}),
-      ...(bound !== undefined ? { issuer: bound } : {}),
+      ...(stamp !== undefined ? { issuer: stamp } : {}),
     };
   }
 
-  /** Called by the SDK once an authorization server accepted the client: keep the binding only. */
+  /** Called by the SDK for a client it stamped with an issuer: keep the binding only, never the secret. */
   async saveClientInformation(info: OAuthClientInformationMixed, ctx?: IssuerContext): Promise<void> {
     const issuer = ctx?.issuer ?? info.issuer;
     if (issuer === undefined) return;
@@ -124,7 +126,7 @@ export class ClientCredentialsProvider implements OAuthClientProvider {
   }
 
   async saveTokens(tokens: OAuthTokens, ctx?: IssuerContext): Promise<void> {
-    await this.credentials.saveTokens(tokens, ctx?.issuer ?? tokens.issuer ?? (await this.credentials.issuer()));
+    await this.credentials.saveTokens(tokens, ctx?.issuer ?? tokens.issuer ?? (await this.credentials.issuer()), this.options.clientId);
   }
 
   prepareTokenRequest(scope?: string): URLSearchParams {

@@ -69,13 +69,15 @@ export function issuerKeyOf(issuer: string): string {
 }
 
 /**
- * The authorization server a discovery result names: the URL discovery used (named by the
- * protected-resource metadata, or for a 2025-03-26 server its origin). Where an issuer identifier
- * exists, the metadata's `issuer` has been checked to be this URL (RFC 8414 §3.3) up to the trailing
- * "/" `issuerKeyOf` drops, so it is also what SDK v2 passes to providers as `ctx.issuer`, and what
- * SDK 1.x stamps on tokens and clients. A 2025-03-26 server's metadata may name another issuer; the
- * URL stays the key, so the stamp and the key never differ.
+ * The authorization server a discovery result names, as SDK v2 names it to providers (`ctx.issuer`)
+ * and stamps it on tokens and clients: the metadata's `issuer`, else (no metadata: the 2025-03-26
+ * default endpoints) the URL discovery used. Where protected-resource metadata named the
+ * authorization server, the metadata's `issuer` has been checked to be that URL (RFC 8414 §3.3) up to
+ * the trailing "/" `issuerKeyOf` drops. A 2025-03-26 server's metadata, looked up at its origin, may
+ * name another issuer (conformance's back-compat scenario serves `<origin>/oauth`); the SDK keys what
+ * it obtains by that name, so the host does too, and the idle provider finds the tokens the sign-in
+ * stored.
  */
-export function issuerOf(discovery: Pick<OAuthDiscoveryState, 'authorizationServerUrl'> | undefined): string | undefined {
-  return discovery?.authorizationServerUrl;
+export function issuerOf(discovery: Pick<OAuthDiscoveryState, 'authorizationServerUrl' | 'authorizationServerMetadata'> | undefined): string | undefined {
+  return discovery?.authorizationServerMetadata?.issuer ?? discovery?.authorizationServerUrl;
 }

@@ -2,7 +2,7 @@ import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthClientProvi
 import { issuerOf, type CredentialStore } from './credentialStore';
 import type { OAuthSettings } from '../settings/oauthSettings';
 import { whyNotOpenable } from './openableUrl';
-import { sameIssuer, ServerCredentials, type IssuerContext } from './serverCredentials';
+import { ServerCredentials, type IssuerContext } from './serverCredentials';
 import { SignInRequiredError } from './signInRequiredError';
 
 export const CLIENT_NAME = 'MCP Host';
@@ -119,17 +119,11 @@ export class HostOAuthProvider implements OAuthClientProvider {
     const issuer = ctx?.issuer ?? (await this.currentIssuer());
     const configured = this.settings?.clientId;
     if (configured !== undefined) {
-      const bound = await this.credentials.boundIssuerOf(configured);
-      if (bound !== undefined && issuer !== undefined && !sameIssuer(bound, issuer)) {
-        throw new Error(
-          `client "${configured}" was first used with the authorization server ${bound}, but ${this.serverUrl} now names ${issuer}; ` +
-            'its credentials are not sent there. Sign out of this server to use the new authorization server.',
-        );
-      }
+      const stamp = await this.credentials.configuredClientIssuer(configured, issuer);
       return {
         client_id: configured,
         ...(this.settings?.clientSecret !== undefined ? { client_secret: this.settings.clientSecret } : {}),
-        ...(bound !== undefined ? { issuer: bound } : {}),
+        ...(stamp !== undefined ? { issuer: stamp } : {}),
       };
     }
     const stored = issuer === undefined ? undefined : await this.credentials.store.get({ serverUrl: this.serverUrl, issuer }, 'client');
@@ -170,7 +164,7 @@ export class HostOAuthProvider implements OAuthClientProvider {
   }
 
   async saveTokens(tokens: OAuthTokens, ctx?: IssuerContext): Promise<void> {
-    await this.credentials.saveTokens(tokens, ctx?.issuer ?? tokens.issuer ?? (await this.currentIssuer()));
+    await this.credentials.saveTokens(tokens, ctx?.issuer ?? tokens.issuer ?? (await this.currentIssuer()), this.settings?.clientId);
   }
 
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {

@@ -154,6 +154,22 @@ describe('mcp-host login / logout and sign-in in check, call, session', function
     assert.deepEqual(audit(ws).map((x) => `${x.kind} ${x.event ?? x.outcome}`), ['auth signInStarted', 'auth signInCompleted', 'call ok']);
   });
 
+  it('check --login: a server that moves to another authorization server mid-run is signed in there too (registered anew), once', async () => {
+    const f = await fixture({ secondAuthorizationServer: true, moveAfterFirstTokenRequest: true });
+    const ws = workspace({ tracker: { type: 'http', url: f.mcpUrl } });
+    const r = await runCli(['check', '--login', '--json', '--workspace', ws], { env });
+    assert.equal(r.code, 0, describeRun(r));
+    assert.equal(parseJson(r).servers[0].state, 'connected');
+    assert.deepEqual(
+      f.log.registrations.map((x) => x.issuer),
+      [f.issuer, f.secondIssuer],
+      'one registration at each authorization server',
+    );
+    const oldClients = new Set(f.log.authorizations.filter((x) => x.issuer === f.issuer).map((x) => x.clientId));
+    assert.ok(![...f.log.authorizations, ...f.log.tokenRequests].some((e) => e.issuer === f.secondIssuer && oldClients.has(e.clientId ?? '')), 'the old client never reaches the new server');
+    assert.equal(r.stderr.match(/needs you to sign in; signing in \(--login\)/g)?.length, 2);
+  });
+
   it('call without --login names the login command when the server needs sign-in', async () => {
     const f = await fixture();
     const ws = workspace({ tracker: { type: 'http', url: f.mcpUrl } });

@@ -1,8 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { HostOAuthProvider } from '../../../../src/core/auth/hostOAuthProvider';
-import { MetadataIssuerMismatchError } from '../../../../src/core/auth/metadataIssuer';
+import { HOST_ISSUER_CHECK, MetadataIssuerMismatchError } from '../../../../src/core/auth/metadataIssuer';
 import { withOfflineAccess } from '../../../../src/core/auth/signIn';
 import { AuthTestKit, textOf } from './authTestKit';
 
@@ -42,7 +41,7 @@ describe('core/auth: MCP 2026-07-28 authorization rules', () => {
       const f = await kit.fixture({ metadataIssuer: 'http://127.0.0.1:9' });
       const client = new Client({ name: 't', version: '1' });
       const authProvider = new HostOAuthProvider({ serverUrl: f.mcpUrl, store: kit.store });
-      await assert.rejects(client.connect(new StreamableHTTPClientTransport(new URL(f.mcpUrl), { authProvider })), (e: unknown) => e instanceof MetadataIssuerMismatchError && /RFC 8414/.test(e.message));
+      await assert.rejects(client.connect(new StreamableHTTPClientTransport(new URL(f.mcpUrl), { authProvider, ...HOST_ISSUER_CHECK })), (e: unknown) => e instanceof MetadataIssuerMismatchError && /RFC 8414/.test(e.message));
       await client.close();
       assert.equal(f.log.registrations.length, 0);
     });
@@ -63,15 +62,19 @@ describe('core/auth: MCP 2026-07-28 authorization rules', () => {
       assert.equal(await provider.discoveryState(), undefined);
       assert.equal(await provider.currentIssuer(), undefined);
     });
-    // KNOWN GAP after the SDK v2 move (issue 27, left open): the sign-in succeeds but the token is then not presented
-    // (SignInStoppedError "still refuses the credentials right after signing in") when the metadata's issuer is not the
-    // origin. Passed on SDK 1.x; conformance 0.1.16's 2025-03-26 back-compat scenario is affected the same way.
-    it.skip('a 2025-03-26 server (no resource metadata) names no issuer identifier: its metadata is used whatever issuer it names', async () => {
+    it('a 2025-03-26 server (no resource metadata) names no issuer identifier: its metadata is used whatever issuer it names', async () => {
       // As the official suite's auth/2025-03-26-oauth-metadata-backcompat serves it.
       const f = await kit.fixture({ prm: 'none', authServer: 'legacyMetadata', metadataIssuer: (issuer) => `${issuer}/oauth` });
       const c = await kit.connect(f.mcpUrl);
       assert.equal(textOf(await c.callTool('echo', { text: 'x' })), 'echo: x');
       assert.equal(f.log.registrations.length, 1);
+      // The tokens are kept under the issuer the SDK names (the metadata's), so the next connection (a
+      // later CLI command) presents them without signing in again.
+      await c.close();
+      const again = await kit.connect(f.mcpUrl);
+      assert.equal(textOf(await again.callTool('echo', { text: 'y' })), 'echo: y');
+      assert.equal(kit.signIns.length, 1);
+      assert.deepEqual(await kit.store.issuers(f.mcpUrl), [`${f.issuer}/oauth`]);
     });
   });
 

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as crypto from 'node:crypto';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { HOST_ISSUER_CHECK } from '../../../../src/core/auth/metadataIssuer';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { ClientCredentialsProvider, signingAlgorithmForKey } from '../../../../src/core/auth/clientCredentialsProvider';
 import { AuthTestKit, textOf } from './authTestKit';
 
@@ -21,7 +21,7 @@ describe('core/auth: client_credentials (real flows, never a browser)', () => {
 
   async function connect(serverUrl: string, provider: ClientCredentialsProvider) {
     const client = new Client({ name: 'cc', version: '1' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(serverUrl), { authProvider: provider }));
+    await client.connect(new StreamableHTTPClientTransport(new URL(serverUrl), { authProvider: provider, ...HOST_ISSUER_CHECK }));
     return client;
   }
 
@@ -66,6 +66,7 @@ describe('core/auth: client_credentials (real flows, never a browser)', () => {
     await assert.rejects(connect(f.mcpUrl, provider));
     assert.ok(f.log.tokenRequests.length >= 1 && f.log.tokenRequests.length <= 2, `${f.log.tokenRequests.length} token requests`);
     assert.ok(f.log.tokenRequests.every((t) => t.outcome === 'invalid_client'));
+    assert.deepEqual(await kit.store.issuers(f.mcpUrl), [], 'a client the authorization server refused is bound nowhere');
   });
 
   it('an expired token is replaced by a new one on the next 401, with the stored binding', async () => {
@@ -77,6 +78,7 @@ describe('core/auth: client_credentials (real flows, never a browser)', () => {
     await client.close();
     assert.deepEqual(f.log.tokenRequests.map((t) => t.outcome), ['issued', 'issued']);
     assert.match(kit.storedText(), /"client_id": "ci-bot"/);
+    assert.deepEqual(await kit.store.issuers(f.mcpUrl), [f.issuer], 'bound to the authorization server that issued its tokens');
   });
 
   it('signingAlgorithmForKey reads the key type; a bad key is refused without quoting it', () => {

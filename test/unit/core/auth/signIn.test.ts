@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { HOST_ISSUER_CHECK } from '../../../../src/core/auth/metadataIssuer';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { HostOAuthProvider } from '../../../../src/core/auth/hostOAuthProvider';
 import { SignInRequiredError } from '../../../../src/core/auth/signInRequiredError';
 import { SignInStoppedError } from '../../../../src/core/auth/withSignIn';
@@ -180,7 +180,7 @@ describe('core/auth: sign-in flows against the OAuth fixture', () => {
       // Another server with the same store: nothing is kept for its URL, so no token is sent there.
       const client = new Client({ name: 't', version: '1' });
       const authProvider = new HostOAuthProvider({ serverUrl: other.mcpUrl, store: kit.store });
-      await assert.rejects(client.connect(new StreamableHTTPClientTransport(new URL(other.mcpUrl), { authProvider })), SignInRequiredError);
+      await assert.rejects(client.connect(new StreamableHTTPClientTransport(new URL(other.mcpUrl), { authProvider, ...HOST_ISSUER_CHECK })), SignInRequiredError);
       await client.close();
       assert.ok(other.log.mcp.length > 0 && other.log.mcp.every((m) => !m.bearer), 'no bearer token reached the other server');
     });
@@ -225,7 +225,7 @@ describe('core/auth: sign-in flows against the OAuth fixture', () => {
       const f = await kit.fixture();
       const client = new Client({ name: 't', version: '1' });
       const authProvider = new HostOAuthProvider({ serverUrl: f.mcpUrl, store: kit.store });
-      await assert.rejects(client.connect(new StreamableHTTPClientTransport(new URL(f.mcpUrl), { authProvider })), (e: unknown) => {
+      await assert.rejects(client.connect(new StreamableHTTPClientTransport(new URL(f.mcpUrl), { authProvider, ...HOST_ISSUER_CHECK })), (e: unknown) => {
         assert.ok(e instanceof SignInRequiredError, String(e));
         assert.equal(e.issuer, f.issuer);
         return true;
