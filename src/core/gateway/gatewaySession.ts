@@ -83,7 +83,7 @@ export function createGatewayServer(gw: GatewayContext, spec: SessionSpec): Serv
       return { content: [{ type: 'text', text }] };
     }
     gw.clients.called(client.id);
-    const actor: CallActor = { kind: 'upstream', client: client.name, ...(client.version ? { version: client.version } : {}), transport: spec.transport };
+    const actor = actorOf(client);
     const token = request.params._meta?.progressToken;
     const onProgress =
       token === undefined
@@ -121,7 +121,7 @@ export function createGatewayServer(gw: GatewayContext, spec: SessionSpec): Serv
     const { uri } = request.params;
     const target = gw.catalog.serverOf(uri);
     if (!target) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `resource "${uri}" is not available to the active role`);
-    const read = await gw.host.catalog.readResource({ server: target, uri, signal: ctx.mcpReq.signal });
+    const read = await gw.host.catalog.readResource({ server: target, uri, purpose: 'gateway', actor: actorOf(who(ctx)), signal: ctx.mcpReq.signal });
     if (read.outcome !== 'ok') throw new ProtocolError(contextErrorCode(read.outcome), read.text);
     return { contents: read.contents };
   });
@@ -130,12 +130,17 @@ export function createGatewayServer(gw: GatewayContext, spec: SessionSpec): Serv
   server.setRequestHandler('prompts/get', async (request, ctx) => {
     const offered = gw.catalog.prompt(request.params.name);
     if (!offered) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `prompt "${request.params.name}" is not available to the active role`);
-    const used = await gw.host.catalog.getPrompt({ server: offered.server, name: offered.prompt.name, args: request.params.arguments, signal: ctx.mcpReq.signal });
+    const used = await gw.host.catalog.getPrompt({ server: offered.server, name: offered.prompt.name, args: request.params.arguments, actor: actorOf(who(ctx)), signal: ctx.mcpReq.signal });
     if (used.outcome !== 'ok') throw new ProtocolError(contextErrorCode(used.outcome), used.text);
     return { ...(used.description !== undefined ? { description: used.description } : {}), messages: used.messages };
   });
 
   return server;
+}
+
+/** The audit's actor for what an upstream client asks: its `clientInfo` and the transport it came over. */
+function actorOf(client: UpstreamClient): CallActor {
+  return { kind: 'upstream', client: client.name, ...(client.version ? { version: client.version } : {}), transport: client.transport };
 }
 
 function contextErrorCode(outcome: string): number {

@@ -238,7 +238,23 @@ describe('gateway (SDK v2 client over HTTP)', function () {
     const greet = await client.getPrompt({ name: 'greet', arguments: { name: 'Ada' } });
     assert.match(JSON.stringify(greet.messages), /Ada/);
     await assert.rejects(client.getPrompt({ name: 'plain' }), /not available/);
-    assert.ok(sink.records.some((r: Any) => r.kind === 'resource' && r.outcome === 'ok'), JSON.stringify(sink.records.map((r: Any) => r.kind)));
+    // Every read and prompt use is audited with the upstream client as actor, refusals included (role globs apply).
+    const upstream = { kind: 'upstream', client: 'test-agent', version: '1.2.3', transport: 'http' };
+    const reads = sink.records.filter((r: Any) => r.kind === 'resource') as Any[];
+    assert.deepEqual(
+      reads.map((r) => [r.uri, r.outcome, r.purpose]),
+      [
+        ['fixture://catalog/doc/2', 'ok', 'gateway'],
+        ['fixture://catalog/item/9', 'ok', 'gateway'],
+        ['fixture://catalog/image.png', 'notAllowed', 'gateway'],
+      ],
+    );
+    for (const r of reads) assert.deepEqual(r.actor, upstream);
+    const prompts = sink.records.filter((r: Any) => r.kind === 'prompt') as Any[];
+    assert.deepEqual(prompts.map((r) => [r.prompt, r.outcome]), [['greet', 'ok'], ['plain', 'notAllowed']]);
+    for (const r of prompts) assert.deepEqual(r.actor, upstream);
+    await assert.rejects(client.readResource({ uri: 'fixture://nowhere/x' }), /not available/);
+    assert.equal(sink.records.filter((r: Any) => r.kind === 'resource').length, 3, 'a URI no server has reaches no reader');
   });
 
   it('passes progress back when the client asked with a progressToken', async () => {
