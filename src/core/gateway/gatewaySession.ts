@@ -100,19 +100,17 @@ export function createGatewayServer(gw: GatewayContext, spec: SessionSpec): Serv
     if (typeof state === 'string') {
       round = await gw.asking.resume(client.id, name, state, ctx.mcpReq.inputResponses, ctx.mcpReq.signal);
       if (!round) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `no confirmation of tool "${name}" is waiting for this answer (it was answered, timed out or belongs to another call)`);
-    } else if (!capabilities(ctx)?.elicitation) {
-      let asked = false;
-      const refuse: Confirmer = { confirm: async () => ((asked = true), 'deny') };
-      const result = await call(ctx.mcpReq.signal, refuse);
-      if (!asked) return toCallResult(result);
-      return errorResult(
-        `Tool "${name}" needs confirmation and MCP Host cannot ask: client "${client.name}" did not declare the elicitation capability. The call was denied and not run; a person can allow it in MCP Host's policy (autoApprove) or use a client that supports elicitation.`,
-      );
     } else {
+      // Every call is known while in flight, so what its server asks meanwhile reaches this client (UpstreamRelay).
       const server = () => gw.host.snapshot().exposed.find((t) => t.entry.name === name)?.entry.server;
-      round = await gw.asking.start(client.id, name, server, ctx.mcpReq.signal, (confirmer, signal) => call(signal, confirmer));
+      const caller = { id: client.id, name: client.name, capabilities: capabilities(ctx) };
+      round = await gw.asking.start(caller, name, server, ctx.mcpReq.signal, (confirmer, signal) => call(signal, confirmer));
     }
-    return 'done' in round ? toCallResult(round.done) : round.ask;
+    if ('ask' in round) return round.ask;
+    if (!round.unasked) return toCallResult(round.done);
+    return errorResult(
+      `Tool "${name}" needs confirmation and MCP Host cannot ask: client "${client.name}" did not declare the elicitation capability (form). The call was denied and not run; a person can allow it in MCP Host's policy (autoApprove) or use a client that supports elicitation.`,
+    );
   });
 
   server.setRequestHandler('resources/list', () => ({ resources: gw.catalog.resources() }));

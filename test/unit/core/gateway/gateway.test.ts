@@ -12,8 +12,9 @@ import { newGatewayToken } from '../../../../src/core/gateway/bearerToken';
 import { UpstreamRelay } from '../../../../src/core/gateway/upstreamRelay';
 import { decliningPrompter } from '../../../../src/core/requests/elicitationPrompter';
 import { refusingSampler } from '../../../../src/core/requests/sampler';
+import { folderRoots } from '../../../../src/core/requests/rootsSource';
 import type { McpHost } from '../../../../src/core/host/mcpHost';
-import { role, settings, useTestEnv, waitFor, withTimeout, type Any } from '../helpers';
+import { RecordingLogger, role, settings, useTestEnv, waitFor, withTimeout, type Any } from '../helpers';
 
 describe('gateway (SDK v2 client over HTTP)', function () {
   this.timeout(30_000);
@@ -299,11 +300,11 @@ describe('gateway (SDK v2 client over HTTP)', function () {
   });
 
   it("relays a server's question during a call to the client whose call it is (the host's policy and audit still decide)", async () => {
-    const relay = new UpstreamRelay(decliningPrompter('nobody else can be asked'));
+    const relay = new UpstreamRelay({ elicitation: decliningPrompter('nobody else can be asked'), sampler: refusingSampler('no sampling here') }, new RecordingLogger());
     const sink = new MemorySink();
     const host = await env.started({
       settings: settings({ servers: [env.stdio('asks', 'asks')], autoApprove: ['asks/*'] }),
-      serverRequests: { elicitation: relay, sampler: refusingSampler('no sampling here') },
+      serverRequests: relay.ports(folderRoots([])),
       auditSinks: [sink],
     });
     const token = newGatewayToken();
@@ -321,7 +322,7 @@ describe('gateway (SDK v2 client over HTTP)', function () {
     assert.ok(questions[0].requestedSchema.properties.name, 'the server\'s own form');
     assert.ok(sink.records.some((r: Any) => r.kind === 'elicitation' && r.outcome === 'accepted'), JSON.stringify(sink.records.map((r: Any) => [r.kind, r.outcome])));
 
-    // A client that cannot be asked: the question goes to the fallback (declined), the call still ends.
+    // A client that cannot be asked: the question is declined, the call still ends.
     const plain = await connect(http, token, {}, 'plain-agent');
     const declined = await plain.callTool({ name: askForm, arguments: {} });
     assert.equal(JSON.parse(text(declined)).action, 'decline');
