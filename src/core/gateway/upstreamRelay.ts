@@ -1,4 +1,4 @@
-import { inputRequired, inputResponse, type ClientCapabilities, type CreateMessageRequestParams, type InputRequest, type Root } from '@modelcontextprotocol/server';
+import { inputRequired, inputResponse, type ClientCapabilities, type CreateMessageRequestParams, type Root } from '@modelcontextprotocol/server';
 import type { FormContent } from '../requests/elicitationForm';
 import type { ElicitationContext, ElicitationPrompter, FormAnswer, FormQuestion, UrlAnswer, UrlQuestion } from '../requests/elicitationPrompter';
 import type { RootsSource } from '../requests/rootsSource';
