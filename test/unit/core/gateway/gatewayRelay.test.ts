@@ -9,7 +9,6 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { MemorySink } from '../../../../src/core/audit/auditLog';
 import { Gateway, type GatewayHttp } from '../../../../src/core/gateway/gateway';
 import { newGatewayToken } from '../../../../src/core/gateway/bearerToken';
@@ -18,18 +17,12 @@ import { decliningPrompter } from '../../../../src/core/requests/elicitationProm
 import { folderRoots, rootsWithin } from '../../../../src/core/requests/rootsSource';
 import { refusingSampler } from '../../../../src/core/requests/sampler';
 import { RecordingLogger, settings, useTestEnv, type Any } from '../helpers';
+import { useGatewayTest } from './gatewayKit';
 
 describe('gateway: server requests relayed to the upstream client', function () {
   this.timeout(30_000);
   const env = useTestEnv();
-  let gateway: Gateway | undefined;
-  let clients: Client[] = [];
-  afterEach(async () => {
-    await Promise.allSettled(clients.map((c) => c.close()));
-    clients = [];
-    await gateway?.close();
-    gateway = undefined;
-  });
+  const gw = useGatewayTest();
 
   /** asks behind the host; the fallback (nobody) declines, refuses sampling and would fail to open a URL. */
   const start = async (extra: Any = {}) => {
@@ -45,7 +38,7 @@ describe('gateway: server requests relayed to the upstream client', function () 
       auditSinks: [sink],
     });
     const token = newGatewayToken();
-    gateway = new Gateway(host, { confirmations: 'upstream', logger: host.log, relay });
+    const gateway = (gw.gateway = new Gateway(host, { confirmations: 'upstream', logger: host.log, relay }));
     const http = await gateway.listenHttp({ token });
     const tool = (name: string) => host.snapshot().exposed.find((t) => t.entry.tool.name === name)!.entry.name;
     return { host, sink, http, token, tool, logger, opened };
@@ -53,14 +46,12 @@ describe('gateway: server requests relayed to the upstream client', function () 
 
   /** A client that records what it is asked and answers as `answers` says. */
   const connect = async (http: GatewayHttp, token: string, capabilities: Any, answers: Any = {}, o: Any = {}) => {
-    const client = new Client({ name: o.name ?? 'relay-agent', version: '1.0' }, { capabilities, ...(o.modern ? { versionNegotiation: { mode: 'auto' } } : {}) } as Any);
     const asked: Any[] = [];
+    const client = await gw.connect(http, token, capabilities, o.name ?? 'relay-agent', { modern: o.modern, version: '1.0' });
     const on = (method: string) => client.setRequestHandler(method as Any, async (r: Any) => (asked.push({ method, params: r.params }), answers[method]?.(r.params)));
     if (capabilities.elicitation) on('elicitation/create');
     if (capabilities.sampling) on('sampling/createMessage');
     if (capabilities.roots) on('roots/list');
-    await client.connect(new StreamableHTTPClientTransport(new URL(http.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
-    clients.push(client);
     return { client, asked };
   };
   const json = (r: Any) => JSON.parse(r.content.map((c: Any) => c.text).join(''));
