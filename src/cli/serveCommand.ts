@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { Gateway } from '../core/gateway/gateway';
 import { newGatewayToken } from '../core/gateway/bearerToken';
 import { UpstreamRelay } from '../core/gateway/upstreamRelay';
+import { folderRoots } from '../core/requests/rootsSource';
 import { createHost, noAnswers, flagOptions } from './createHost';
 import { DenyingConfirmer } from './denyingConfirmer';
 import { CliError, ExitCode } from './exitCodes';
@@ -41,9 +42,9 @@ export async function runServe(o: ServeOptions, lifecycle: Lifecycle): Promise<n
   const workspace = loadWorkspace(o.workspace, o.role);
   printProblems(workspace.problems);
   const logger = createStderrLogger(o.verbose);
-  // The servers' questions go to the agent whose call they serve; the rest are declined with a warning.
-  const nobody = noAnswers((line) => logger.warn(line), 'the agent cannot be asked for it');
-  const relay = new UpstreamRelay(nobody.elicitation);
+  // The servers' requests go to the agent whose call they serve; the rest are declined with a warning,
+  // and roots stay the workspace folder (narrowed to the agent's roots during its calls).
+  const relay = new UpstreamRelay(noAnswers((line) => logger.warn(line), 'the agent cannot be asked for it'), logger);
   const host = lifecycle.track(
     createHost(workspace, {
       ...flagOptions(o, lifecycle),
@@ -51,7 +52,7 @@ export async function runServe(o: ServeOptions, lifecycle: Lifecycle): Promise<n
       // Calls through the gateway are confirmed by the agent's user (elicitation); nothing else calls.
       confirmer: new DenyingConfirmer('the gateway asks its client, not the terminal'),
       consent: o.http ? consentPromptFor(workspace.dir, canAskOnTerminal()) : noTerminalConsent('serve --stdio cannot ask (stdin is the protocol)'),
-      serverRequests: { ...nobody, elicitation: relay },
+      serverRequests: relay.ports(folderRoots([workspace.dir])),
       logger,
       verbose: o.verbose,
     }),

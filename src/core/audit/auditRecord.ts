@@ -98,7 +98,8 @@ export type ContextOutcome = 'ok' | 'notAllowed' | 'notFound' | 'invalidArgs' | 
  * Who a resource was read for: a person looking at it (tree, CLI), a chat request that hands it to
  * the model, or an MCP App (its view's HTML, or a read the view asked for; `actor` names the view).
  */
-export type ReadPurpose = 'view' | 'chat' | 'app';
+/** Who the read is for: the editor's views, a chat attachment, an MCP App's view, or a client of the host's gateway. */
+export type ReadPurpose = 'view' | 'chat' | 'app' | 'gateway';
 
 export interface ResourceAuditRecord {
   readonly kind: 'resource';
@@ -114,7 +115,7 @@ export interface ResourceAuditRecord {
   readonly durationMs: number;
   /** What came back (MIME types and sizes) or why nothing did, at most 1 KB. */
   readonly result: string;
-  /** Who asked when it was not a person or the model: an app's view (absent otherwise). */
+  /** Who asked when it was not a person or the model: an app's view or a client of the host's gateway (absent otherwise). */
   readonly actor?: CallActor;
 }
 
@@ -130,6 +131,8 @@ export interface PromptAuditRecord {
   readonly durationMs: number;
   /** How many messages came back, or why none did, at most 1 KB. */
   readonly result: string;
+  /** Who asked when it was not a person or the model: a client of the host's gateway (absent otherwise). */
+  readonly actor?: CallActor;
 }
 
 /** Who made a decision: the OS user, and where (the editor, a terminal, or a `--yes` flag). */

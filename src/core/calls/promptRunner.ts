@@ -5,12 +5,15 @@ import { classifyFailure, elapsed, roleText, unavailable } from './contextFailur
 import { redactMessages } from './redactContents';
 import type { ReaderOptions } from './resourceReader';
 import { isoNow } from '../util/isoNow';
+import { auditedActor, fromActor, type CallActor } from '../audit/callActor';
 
 export interface PromptRequest {
   readonly server: string;
   readonly name: string;
   readonly args?: Readonly<Record<string, string>>;
   readonly signal?: AbortSignal;
+  /** Who asks when not a person or the model (a gateway client): recorded in the audit. */
+  readonly actor?: CallActor;
 }
 
 export interface PromptResult {
@@ -79,8 +82,9 @@ export class PromptRunner {
       outcome: r.outcome,
       durationMs,
       result: summarize(r.text),
+      ...auditedActor(request.actor),
     });
-    this.o.logger.info(`prompt ${request.server}/${request.name} → ${r.outcome} in ${durationMs} ms${r.outcome === 'ok' ? '' : `: ${r.text}`}`);
+    this.o.logger.info(`prompt ${request.server}/${request.name}${fromActor(request.actor)} → ${r.outcome} in ${durationMs} ms${r.outcome === 'ok' ? '' : `: ${r.text}`}`);
     return {
       server: request.server,
       name: request.name,

@@ -26,8 +26,8 @@ export interface GatewayOptions {
   readonly annotateForEditor?: boolean;
   readonly logger: Logger;
   /**
-   * The host's elicitation port (McpHostOptions.serverRequests) when it should relay the servers'
-   * questions to the upstream client whose call they serve (`confirmations: 'upstream'` only).
+   * The host's server-request ports (McpHostOptions.serverRequests, `relay.ports()`) when the
+   * servers' requests should go to the upstream client whose call they serve (`confirmations: 'upstream'` only).
    */
   readonly relay?: UpstreamRelay;
 }
@@ -80,7 +80,7 @@ export class Gateway {
       offer: (id) => this.offer(id),
       toolsFound: () => this.notify('tools'),
     };
-    options.relay?.attach((server) => this.asking.askDuringCall(server));
+    options.relay?.attach((server) => this.asking.callOf(server));
     const changes = new ViewChanges(() => host.snapshot(), (kind) => this.notify(kind));
     this.store.add(host.onDidChange(() => changes.check()));
   }

@@ -35,17 +35,21 @@ export class GatewayCatalog {
       .map((t) => t.template as ResourceTemplate);
   }
 
-  /** The server a URI is read from: the first that lists it, else the first whose template matches it. */
+  /**
+   * The server a URI is read from: the first whose role view lists it, else the first whose
+   * visible template matches it; failing both, a server that lists or matches it outside the role
+   * (the reader refuses that read, and audits the refusal). undefined: no server has it.
+   */
   serverOf(uri: string): string | undefined {
     const snapshot = this.snapshot();
-    const listed = snapshot.visibleResources().find((r) => r.resource.uri === uri);
-    if (listed) return listed.server;
-    for (const t of snapshot.visibleResourceTemplates()) {
-      try {
-        if (new UriTemplate(t.template.uriTemplate).match(uri)) return t.server;
-      } catch {
-        // a template the SDK cannot parse matches nothing
-      }
+    const visible = (v: { readonly visible: boolean }) => v.visible;
+    const anyView = () => true;
+    for (const only of [visible, anyView]) {
+      const names = snapshot.servers.map((s) => s.name);
+      const listed = names.find((n) => snapshot.resources(n).some((r) => only(r) && r.resource.uri === uri));
+      if (listed) return listed;
+      const matched = names.find((n) => snapshot.resourceTemplates(n).some((t) => only(t) && templateMatches(t.template.uriTemplate, uri)));
+      if (matched) return matched;
     }
     return undefined;
   }
@@ -57,7 +61,23 @@ export class GatewayCatalog {
     return views.map((v) => ({ server: v.server, prompt: v.prompt as Prompt, name: count.get(v.prompt.name)! > 1 ? `${v.server}_${v.prompt.name}` : v.prompt.name }));
   }
 
+  /** The prompt offered under `name`; else one a server lists under that name outside the role (the runner refuses it, and audits the refusal). */
   prompt(name: string): OfferedPrompt | undefined {
-    return this.prompts().find((p) => p.name === name);
+    const offered = this.prompts().find((p) => p.name === name);
+    if (offered) return offered;
+    const snapshot = this.snapshot();
+    for (const { name: server } of snapshot.servers) {
+      const view = snapshot.prompts(server).find((p) => p.prompt.name === name);
+      if (view) return { server, prompt: view.prompt as Prompt, name };
+    }
+    return undefined;
+  }
+}
+
+function templateMatches(template: string, uri: string): boolean {
+  try {
+    return !!new UriTemplate(template).match(uri);
+  } catch {
+    return false; // a template the SDK cannot parse matches nothing
   }
 }

@@ -83,7 +83,7 @@ export function createGatewayServer(gw: GatewayContext, spec: SessionSpec): Serv
       return { content: [{ type: 'text', text }] };
     }
     gw.clients.called(client.id);
-    const actor: CallActor = { kind: 'upstream', client: client.name, ...(client.version ? { version: client.version } : {}), transport: spec.transport };
+    const actor = actorOf(client);
     const token = request.params._meta?.progressToken;
     const onProgress =
       token === undefined
@@ -100,19 +100,17 @@ export function createGatewayServer(gw: GatewayContext, spec: SessionSpec): Serv
     if (typeof state === 'string') {
       round = await gw.asking.resume(client.id, name, state, ctx.mcpReq.inputResponses, ctx.mcpReq.signal);
       if (!round) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `no confirmation of tool "${name}" is waiting for this answer (it was answered, timed out or belongs to another call)`);
-    } else if (!capabilities(ctx)?.elicitation) {
-      let asked = false;
-      const refuse: Confirmer = { confirm: async () => ((asked = true), 'deny') };
-      const result = await call(ctx.mcpReq.signal, refuse);
-      if (!asked) return toCallResult(result);
-      return errorResult(
-        `Tool "${name}" needs confirmation and MCP Host cannot ask: client "${client.name}" did not declare the elicitation capability. The call was denied and not run; a person can allow it in MCP Host's policy (autoApprove) or use a client that supports elicitation.`,
-      );
     } else {
+      // Every call is known while in flight, so what its server asks meanwhile reaches this client (UpstreamRelay).
       const server = () => gw.host.snapshot().exposed.find((t) => t.entry.name === name)?.entry.server;
-      round = await gw.asking.start(client.id, name, server, ctx.mcpReq.signal, (confirmer, signal) => call(signal, confirmer));
+      const caller = { id: client.id, name: client.name, capabilities: capabilities(ctx) };
+      round = await gw.asking.start(caller, name, server, ctx.mcpReq.signal, (confirmer, signal) => call(signal, confirmer));
     }
-    return 'done' in round ? toCallResult(round.done) : round.ask;
+    if ('ask' in round) return round.ask;
+    if (!round.unasked) return toCallResult(round.done);
+    return errorResult(
+      `Tool "${name}" needs confirmation and MCP Host cannot ask: client "${client.name}" did not declare the elicitation capability (form). The call was denied and not run; a person can allow it in MCP Host's policy (autoApprove) or use a client that supports elicitation.`,
+    );
   });
 
   server.setRequestHandler('resources/list', () => ({ resources: gw.catalog.resources() }));
@@ -121,7 +119,7 @@ export function createGatewayServer(gw: GatewayContext, spec: SessionSpec): Serv
     const { uri } = request.params;
     const target = gw.catalog.serverOf(uri);
     if (!target) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `resource "${uri}" is not available to the active role`);
-    const read = await gw.host.catalog.readResource({ server: target, uri, signal: ctx.mcpReq.signal });
+    const read = await gw.host.catalog.readResource({ server: target, uri, purpose: 'gateway', actor: actorOf(who(ctx)), signal: ctx.mcpReq.signal });
     if (read.outcome !== 'ok') throw new ProtocolError(contextErrorCode(read.outcome), read.text);
     return { contents: read.contents };
   });
@@ -130,12 +128,17 @@ export function createGatewayServer(gw: GatewayContext, spec: SessionSpec): Serv
   server.setRequestHandler('prompts/get', async (request, ctx) => {
     const offered = gw.catalog.prompt(request.params.name);
     if (!offered) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `prompt "${request.params.name}" is not available to the active role`);
-    const used = await gw.host.catalog.getPrompt({ server: offered.server, name: offered.prompt.name, args: request.params.arguments, signal: ctx.mcpReq.signal });
+    const used = await gw.host.catalog.getPrompt({ server: offered.server, name: offered.prompt.name, args: request.params.arguments, actor: actorOf(who(ctx)), signal: ctx.mcpReq.signal });
     if (used.outcome !== 'ok') throw new ProtocolError(contextErrorCode(used.outcome), used.text);
     return { ...(used.description !== undefined ? { description: used.description } : {}), messages: used.messages };
   });
 
   return server;
+}
+
+/** The audit's actor for what an upstream client asks: its `clientInfo` and the transport it came over. */
+function actorOf(client: UpstreamClient): CallActor {
+  return { kind: 'upstream', client: client.name, ...(client.version ? { version: client.version } : {}), transport: client.transport };
 }
 
 function contextErrorCode(outcome: string): number {

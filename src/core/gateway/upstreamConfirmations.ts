@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { inputRequired, inputResponse, type InputRequest, type InputRequiredResult } from '@modelcontextprotocol/server';
+import { inputRequired, inputResponse, type ClientCapabilities, type InputRequest, type InputRequiredResult } from '@modelcontextprotocol/server';
 import type { ConfirmationRequest, Confirmer } from '../calls/confirmer';
 import type { ToolCallResult } from '../calls/toolRouter';
 import { cut } from '../util/text';
@@ -15,22 +15,48 @@ interface Question {
   readonly answer: (response: Record<string, unknown> | undefined) => void;
 }
 
+/** Who makes a call: the upstream client's id, its name (for messages) and what it declared it can answer. */
+export interface Caller {
+  readonly id: string;
+  readonly name: string;
+  readonly capabilities: ClientCapabilities | undefined;
+}
+
+/** The upstream call a server's request belongs to: who can be asked, what it can answer, and how to ask it. */
+export interface UpstreamCall {
+  readonly client: string;
+  readonly tool: string;
+  readonly capabilities: ClientCapabilities | undefined;
+  ask(input: InputRequest, signal: AbortSignal): Promise<Record<string, unknown> | undefined>;
+}
+
 /** A tool call of an upstream client in flight through the router, possibly waiting for an answer. */
 interface PendingCall {
-  readonly owner: string;
+  readonly caller: Caller;
   readonly name: string;
   /** The server behind the call (the tool's server), looked up only when a server asks something. */
   readonly server: () => string | undefined;
   readonly abort: AbortController;
   result?: Promise<ToolCallResult>;
   question?: Question;
+  /** The router asked for a confirmation the caller cannot give (no form elicitation): denied unasked. */
+  unasked?: boolean;
   /** Resolves when a question is posed. */
   asked: Promise<void>;
   onAsked: () => void;
 }
 
-/** What one round of a `tools/call` returns: the call's result, or the question for the client. */
-export type CallRound = { readonly done: ToolCallResult } | { readonly ask: InputRequiredResult };
+/**
+ * What one round of a `tools/call` returns: the call's result (`unasked`: it needed a confirmation
+ * the client cannot give, and was denied), or the question for the client.
+ */
+export type CallRound = { readonly done: ToolCallResult; readonly unasked?: boolean } | { readonly ask: InputRequiredResult };
+
+/** Whether a client can answer a form question (elicitation declared; `{}` alone means form, as the spec keeps it). */
+export function answersForms(capabilities: ClientCapabilities | undefined): boolean {
+  const e = capabilities?.elicitation;
+  return !!e && (e.form !== undefined || e.url === undefined);
+}
 
 /**
  * The upstream client's calls in flight, and the questions they put to it over the SDK's
@@ -47,13 +73,18 @@ export class UpstreamConfirmations {
 
   constructor(private readonly waitMs = DEFAULT_WAIT_MS) {}
 
-  /** Starts a call; `run` gets the confirmer that asks `owner`, and the call's signal. */
-  async start(owner: string, name: string, server: () => string | undefined, signal: AbortSignal, run: (confirmer: Confirmer, signal: AbortSignal) => Promise<ToolCallResult>): Promise<CallRound> {
+  /** Starts a call; `run` gets the confirmer that asks the caller, and the call's signal. */
+  async start(caller: Caller, name: string, server: () => string | undefined, signal: AbortSignal, run: (confirmer: Confirmer, signal: AbortSignal) => Promise<ToolCallResult>): Promise<CallRound> {
     const id = randomUUID();
     let onAsked!: () => void;
-    const pending: PendingCall = { owner, name, server, abort: new AbortController(), asked: new Promise<void>((r) => (onAsked = r)), onAsked: () => onAsked() };
+    const pending: PendingCall = { caller, name, server, abort: new AbortController(), asked: new Promise<void>((r) => (onAsked = r)), onAsked: () => onAsked() };
     const confirmer: Confirmer = {
       confirm: async (request, callSignal) => {
+        if (!answersForms(caller.capabilities)) {
+          // Nobody to ask: denied, and the result says why (never run unasked).
+          pending.unasked = true;
+          return 'deny';
+        }
         const input = inputRequired.elicit({ message: questionText(request), requestedSchema: APPROVE_SCHEMA });
         const response = await this.pose(pending, input, callSignal);
         const view = inputResponse(response ? { [ASK_KEY]: response } : undefined, ASK_KEY);
@@ -68,20 +99,22 @@ export class UpstreamConfirmations {
   /** A retry with `requestState`: answers the question and goes on; undefined when the state names no waiting call of this client. */
   async resume(owner: string, name: string, state: string, responses: Record<string, unknown> | undefined, signal: AbortSignal): Promise<CallRound | undefined> {
     const pending = this.calls.get(state);
-    if (!pending || pending.owner !== owner || pending.name !== name || !pending.question) return undefined;
+    if (!pending || pending.caller.id !== owner || pending.name !== name || !pending.question) return undefined;
     const response = responses?.[ASK_KEY];
     pending.question.answer(response && typeof response === 'object' ? (response as Record<string, unknown>) : undefined);
     return this.round(state, pending, signal);
   }
 
   /**
-   * Puts a question of `server` to the one upstream client with a call of that server in flight;
-   * undefined when there is no such call, or more than one (then nobody can tell whose it is).
+   * The one upstream call of `server` in flight, through which a question of that server is put to
+   * the client that made it; undefined when there is no such call, or more than one (then nobody can
+   * tell whose it is).
    */
-  askDuringCall(server: string): ((input: InputRequest, signal: AbortSignal) => Promise<Record<string, unknown> | undefined>) | undefined {
+  callOf(server: string): UpstreamCall | undefined {
     const calls = [...this.calls.values()].filter((c) => !c.question && c.server() === server);
     if (calls.length !== 1) return undefined;
-    return (input, signal) => this.pose(calls[0], input, signal);
+    const [pending] = calls;
+    return { client: pending.caller.name, tool: pending.name, capabilities: pending.caller.capabilities, ask: (input, signal) => this.pose(pending, input, signal) };
   }
 
   /** Ends every waiting question (no answer). */
@@ -116,7 +149,7 @@ export class UpstreamConfirmations {
     if (signal.aborted) cancel();
     signal.addEventListener('abort', cancel, { once: true });
     try {
-      const next = await Promise.race([pending.result!.then((done) => ({ done })), pending.asked.then(() => undefined)]);
+      const next = await Promise.race([pending.result!.then((done) => ({ done, ...(pending.unasked ? { unasked: true } : {}) })), pending.asked.then(() => undefined)]);
       if (next) return next;
       return { ask: inputRequired({ inputRequests: { [ASK_KEY]: pending.question!.input }, requestState: id }) };
     } finally {

@@ -4,7 +4,7 @@ import type { ClientFeature } from '../mcp/clientFeature';
 import type { ServerSettings } from '../settings/hostSettings';
 import { errorText } from '../util/errorText';
 import type { Disposable } from '../util/event';
-import { serverRoots, type RootsSource } from './rootsSource';
+import { rootsWithin, serverRoots, type RootsSource } from './rootsSource';
 import { ServerRequestRun, type ServerRequestDeps } from './serverRequestRun';
 
 /**
@@ -35,8 +35,8 @@ export class RootsFeature implements ClientFeature, Disposable {
   install(client: Client, server: ServerSettings): void {
     const answering = new Set<Promise<unknown>>();
     this.answering.set(client, answering);
-    client.setRequestHandler('roots/list', () => {
-      const answer = this.list(server);
+    client.setRequestHandler('roots/list', (_request, extra) => {
+      const answer = this.list(server, extra.mcpReq.signal);
       answering.add(answer);
       void answer.finally(() => answering.delete(answer)).catch(() => undefined);
       return answer;
@@ -62,11 +62,15 @@ export class RootsFeature implements ClientFeature, Disposable {
     this.followers.clear();
   }
 
-  async list(server: ServerSettings): Promise<ListRootsResult> {
+  /** The server's roots: those of its settings, narrowed to the source's current ones when it has any (`RootsSource.current`). */
+  async list(server: ServerSettings, signal: AbortSignal = new AbortController().signal): Promise<ListRootsResult> {
     const run = new ServerRequestRun(this.deps, 'roots', server.name, {});
     const refused = run.refusal(() => true, 'mcpHost.roles');
-    const roots = refused ? [] : [...(serverRoots(server, this.source) ?? [])];
-    await run.finish({ outcome: refused ? 'denied' : 'accepted', decidedBy: 'policy', answer: { roots: roots.map((r) => r.uri) }, ...(refused ? { reason: refused } : {}) });
+    const allowed = refused ? [] : [...(serverRoots(server, this.source) ?? [])];
+    const current = refused ? undefined : await this.source.current?.(server.name, signal).catch(() => undefined);
+    const roots = current ? rootsWithin(current, allowed) : allowed;
+    const answer = { roots: roots.map((r) => r.uri), ...(current ? { offered: current.map((r) => r.uri) } : {}) };
+    await run.finish({ outcome: refused ? 'denied' : 'accepted', decidedBy: 'policy', answer, ...(refused ? { reason: refused } : {}) });
     return { roots };
   }
 

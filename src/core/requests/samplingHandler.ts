@@ -54,7 +54,8 @@ export class SamplingHandler {
     const decision = asked.value;
     if (decision.action !== 'accept') {
       const outcome = decision.action === 'decline' ? 'declined' : 'cancelled';
-      return this.fail(run, { outcome, decidedBy: 'user', ...(decision.reason ? { reason: decision.reason } : {}) }, 'User rejected sampling request');
+      // The reason goes to the server too, so it can tell "nobody could be asked" from a no.
+      return this.fail(run, { outcome, decidedBy: 'user', ...(decision.reason ? { reason: decision.reason } : {}) }, `User rejected sampling request${decision.reason ? ` (${decision.reason})` : ''}`);
     }
     const { answer } = decision;
     if (typeof answer.text !== 'string' || typeof answer.model !== 'string' || answer.model.trim() === '') {

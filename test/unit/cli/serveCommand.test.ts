@@ -6,6 +6,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { readFixtureLog } from '../../fixtures/fixtureServers';
@@ -93,6 +94,31 @@ describe('mcp-host serve', function () {
       [['echo', 'ok'], ['basic__image', 'notFound'], ['add', 'ok'], ['add', 'denied'], ['sleep', 'cancelled']],
     );
     for (const r of records) assert.deepEqual(r.actor, { kind: 'upstream', client: 'cli-agent', version: '0.9', transport: 'stdio' });
+  });
+
+  it("over stdio: the servers' sampling, form and roots requests reach the agent whose call they serve (roots within the workspace)", async () => {
+    const ws = makeWorkspace({
+      'mcpHost.servers': { asks: fixtureServer('asks') },
+      'mcpHost.autoApprove': ['asks/*'],
+      'mcpHost.sampling': { servers: ['asks'] },
+    });
+    const sub = path.join(ws, 'src');
+    fs.mkdirSync(sub);
+    const c = cliCommand(['serve', '--workspace', ws]);
+    const client = new Client({ name: 'cli-agent', version: '0.9' }, { capabilities: { elicitation: { form: {} }, sampling: {}, roots: {} } });
+    const asked: string[] = [];
+    client.setRequestHandler('sampling/createMessage', async (r: Json) => (asked.push('sampling'), { role: 'assistant', model: 'agent-model', content: { type: 'text', text: `re: ${r.params.messages[0].content.text}` } }));
+    client.setRequestHandler('elicitation/create', async () => (asked.push('form'), { action: 'accept', content: { name: 'Lin' } }));
+    client.setRequestHandler('roots/list', async () => (asked.push('roots'), { roots: [{ uri: pathToFileURL(sub).href, name: 'src' }, { uri: pathToFileURL(path.join(path.dirname(ws), 'elsewhere')).href, name: 'elsewhere' }] }));
+    await client.connect(new StdioClientTransport({ command: c.command, args: c.args, cwd: c.cwd, env: c.env, stderr: 'pipe' }));
+    clients.push(client);
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    const name = (tool: string) => names.find((n) => n.endsWith(tool))!;
+    const json = (r: Json) => JSON.parse(text(r));
+    assert.equal(json(await client.callTool({ name: name('sample'), arguments: { prompt: 'hi' } })).content.text, 're: hi');
+    assert.equal(json(await client.callTool({ name: name('ask_form'), arguments: {} })).content.name, 'Lin');
+    assert.deepEqual(json(await client.callTool({ name: name('roots'), arguments: {} })).roots, [{ uri: pathToFileURL(sub).href, name: 'src' }], 'a folder outside the workspace is not given');
+    assert.deepEqual(asked, ['sampling', 'form', 'roots']);
   });
 
   it('over HTTP: prints the URL, writes the token to a 0600 file, refuses requests without it', async () => {

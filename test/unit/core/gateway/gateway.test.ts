@@ -4,7 +4,6 @@
  * the audit actor, connected clients and list_changed.
  */
 import * as assert from 'node:assert/strict';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { actor } from '../../../../src/core/audit/actor';
 import { MemorySink } from '../../../../src/core/audit/auditLog';
 import { Gateway, type GatewayHttp } from '../../../../src/core/gateway/gateway';
@@ -12,20 +11,15 @@ import { newGatewayToken } from '../../../../src/core/gateway/bearerToken';
 import { UpstreamRelay } from '../../../../src/core/gateway/upstreamRelay';
 import { decliningPrompter } from '../../../../src/core/requests/elicitationPrompter';
 import { refusingSampler } from '../../../../src/core/requests/sampler';
+import { folderRoots } from '../../../../src/core/requests/rootsSource';
 import type { McpHost } from '../../../../src/core/host/mcpHost';
-import { role, settings, useTestEnv, waitFor, withTimeout, type Any } from '../helpers';
+import { RecordingLogger, role, settings, useTestEnv, waitFor, withTimeout, type Any } from '../helpers';
+import { useGatewayTest } from './gatewayKit';
 
 describe('gateway (SDK v2 client over HTTP)', function () {
   this.timeout(30_000);
   const env = useTestEnv();
-  let gateway: Gateway | undefined;
-  let clients: Client[] = [];
-  afterEach(async () => {
-    await Promise.allSettled(clients.map((c) => c.close()));
-    clients = [];
-    await gateway?.close();
-    gateway = undefined;
-  });
+  const gw = useGatewayTest();
 
   /** basic and slow reviewed, collide never reviewed (quarantined); role "dev" leaves out basic/image. */
   const start = async (confirmations: 'upstream' | 'host' = 'upstream') => {
@@ -43,17 +37,12 @@ describe('gateway (SDK v2 client over HTTP)', function () {
     });
     for (const server of ['basic', 'slow']) host.definitions.approve(server, host.definitions.review(server)!.token, actor('editor'));
     const token = newGatewayToken();
-    gateway = new Gateway(host, { confirmations, logger: host.log });
-    const http = await gateway.listenHttp({ token });
+    gw.gateway = new Gateway(host, { confirmations, logger: host.log });
+    const http = await gw.gateway.listenHttp({ token });
     return { host, sink, token, http };
   };
 
-  const connect = async (http: GatewayHttp, token: string, capabilities: Any = {}, name = 'test-agent') => {
-    const client = new Client({ name, version: '1.2.3' }, { capabilities });
-    await client.connect(new StreamableHTTPClientTransport(new URL(http.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
-    clients.push(client);
-    return client;
-  };
+  const connect = (http: GatewayHttp, token: string, capabilities: Any = {}, name = 'test-agent') => gw.connect(http, token, capabilities, name);
   const text = (r: Any) => r.content.map((c: Any) => c.text).join('\n');
   const exposedNames = (host: McpHost) => host.snapshot().exposed.map((t) => t.entry.name);
 
@@ -110,7 +99,7 @@ describe('gateway (SDK v2 client over HTTP)', function () {
     assert.equal(rec.confirmedBy, 'policy');
     assert.deepEqual(rec.actor, { kind: 'upstream', client: 'test-agent', version: '1.2.3', transport: 'http' });
     assert.deepEqual(
-      gateway!.clients().map((c) => [c.name, c.version, c.transport, c.calls]),
+      gw.gateway!.clients().map((c) => [c.name, c.version, c.transport, c.calls]),
       [['test-agent', '1.2.3', 'http', 1]],
     );
   });
@@ -198,8 +187,8 @@ describe('gateway (SDK v2 client over HTTP)', function () {
     const sink = new MemorySink();
     const host = await env.started({ settings: settings(hostSettings), workspaceFolder: env.dir, auditSinks: [sink], ...(confirmer ? { confirmer } : {}) });
     const token = newGatewayToken();
-    gateway = new Gateway(host, { confirmations: 'upstream', logger: host.log, ...gatewayOptions });
-    return { host, sink, token, http: await gateway.listenHttp({ token }) };
+    gw.gateway = new Gateway(host, { confirmations: 'upstream', logger: host.log, ...gatewayOptions });
+    return { host, sink, token, http: await gw.gateway.listenHttp({ token }) };
   };
 
   it("over the role's budget: a selection plus search_tools, whose finds are offered next (list_changed)", async () => {
@@ -238,7 +227,23 @@ describe('gateway (SDK v2 client over HTTP)', function () {
     const greet = await client.getPrompt({ name: 'greet', arguments: { name: 'Ada' } });
     assert.match(JSON.stringify(greet.messages), /Ada/);
     await assert.rejects(client.getPrompt({ name: 'plain' }), /not available/);
-    assert.ok(sink.records.some((r: Any) => r.kind === 'resource' && r.outcome === 'ok'), JSON.stringify(sink.records.map((r: Any) => r.kind)));
+    // Every read and prompt use is audited with the upstream client as actor, refusals included (role globs apply).
+    const upstream = { kind: 'upstream', client: 'test-agent', version: '1.2.3', transport: 'http' };
+    const reads = sink.records.filter((r: Any) => r.kind === 'resource') as Any[];
+    assert.deepEqual(
+      reads.map((r) => [r.uri, r.outcome, r.purpose]),
+      [
+        ['fixture://catalog/doc/2', 'ok', 'gateway'],
+        ['fixture://catalog/item/9', 'ok', 'gateway'],
+        ['fixture://catalog/image.png', 'notAllowed', 'gateway'],
+      ],
+    );
+    for (const r of reads) assert.deepEqual(r.actor, upstream);
+    const prompts = sink.records.filter((r: Any) => r.kind === 'prompt') as Any[];
+    assert.deepEqual(prompts.map((r) => [r.prompt, r.outcome]), [['greet', 'ok'], ['plain', 'notAllowed']]);
+    for (const r of prompts) assert.deepEqual(r.actor, upstream);
+    await assert.rejects(client.readResource({ uri: 'fixture://nowhere/x' }), /not available/);
+    assert.equal(sink.records.filter((r: Any) => r.kind === 'resource').length, 3, 'a URI no server has reaches no reader');
   });
 
   it('passes progress back when the client asked with a progressToken', async () => {
@@ -269,30 +274,28 @@ describe('gateway (SDK v2 client over HTTP)', function () {
 
   it('serves the 2026-07-28 revision too: a negotiating client lists and is asked through input_required', async () => {
     const { host, http, token } = await start();
-    const client = new Client({ name: 'modern-agent', version: '2' }, { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: 'auto' } } as Any);
+    const client = await gw.connect(http, token, { elicitation: { form: {} } }, 'modern-agent', { modern: true, version: '2' });
     const questions: Any[] = [];
     client.setRequestHandler('elicitation/create', async (request: Any) => (questions.push(request.params), { action: 'accept', content: { approve: true } }));
-    await client.connect(new StreamableHTTPClientTransport(new URL(http.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
-    clients.push(client);
-    assert.equal((client as Any).getNegotiatedProtocolVersion?.() ?? '2026-07-28', '2026-07-28');
+    assert.equal(client.getNegotiatedProtocolVersion(), '2026-07-28');
     assert.deepEqual((await client.listTools()).tools.map((t) => t.name), exposedNames(host));
     const add = exposedNames(host).find((n) => n.endsWith('add'))!;
     assert.equal(text(await client.callTool({ name: add, arguments: { a: 4, b: 5 } })), '9');
     assert.equal(questions.length, 1);
-    assert.ok(gateway!.clients().some((c) => c.name === 'modern-agent'));
+    assert.ok(gw.gateway!.clients().some((c) => c.name === 'modern-agent'));
   });
 
   it("relays a server's question during a call to the client whose call it is (the host's policy and audit still decide)", async () => {
-    const relay = new UpstreamRelay(decliningPrompter('nobody else can be asked'));
+    const relay = new UpstreamRelay({ elicitation: decliningPrompter('nobody else can be asked'), sampler: refusingSampler('no sampling here') }, new RecordingLogger());
     const sink = new MemorySink();
     const host = await env.started({
       settings: settings({ servers: [env.stdio('asks', 'asks')], autoApprove: ['asks/*'] }),
-      serverRequests: { elicitation: relay, sampler: refusingSampler('no sampling here') },
+      serverRequests: relay.ports(folderRoots([])),
       auditSinks: [sink],
     });
     const token = newGatewayToken();
-    gateway = new Gateway(host, { confirmations: 'upstream', logger: host.log, relay });
-    const http = await gateway.listenHttp({ token });
+    gw.gateway = new Gateway(host, { confirmations: 'upstream', logger: host.log, relay });
+    const http = await gw.gateway.listenHttp({ token });
     const questions: Any[] = [];
     const client = await connect(http, token, { elicitation: { form: {} } });
     client.setRequestHandler('elicitation/create', async (request: Any) => (questions.push(request.params), { action: 'accept', content: { name: 'Grace' } }));
@@ -305,7 +308,7 @@ describe('gateway (SDK v2 client over HTTP)', function () {
     assert.ok(questions[0].requestedSchema.properties.name, 'the server\'s own form');
     assert.ok(sink.records.some((r: Any) => r.kind === 'elicitation' && r.outcome === 'accepted'), JSON.stringify(sink.records.map((r: Any) => [r.kind, r.outcome])));
 
-    // A client that cannot be asked: the question goes to the fallback (declined), the call still ends.
+    // A client that cannot be asked: the question is declined, the call still ends.
     const plain = await connect(http, token, {}, 'plain-agent');
     const declined = await plain.callTool({ name: askForm, arguments: {} });
     assert.equal(JSON.parse(text(declined)).action, 'decline');
