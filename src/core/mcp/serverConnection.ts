@@ -65,7 +65,13 @@ export class ServerConnection {
     this.stderr = new StderrTail((line) => options.logger.info(`[${this.name}] stderr: ${line}`));
     const refreshFailed = (e: unknown) => this.options.logger.warn(`[${this.name}] refreshing tools failed: ${this.redact(errorText(e))}`);
     this.refresh = new CoalescedRefresh(() => this.discover(this.generation), refreshFailed, options.refreshDebounceMs ?? 30);
-    this.catalogs = new ServerCatalogs({ ...options, server: this.name, redact: (t) => this.redact(t), listTimeoutMs: options.settings.connectTimeoutMs });
+    this.catalogs = new ServerCatalogs({
+      ...options,
+      server: this.name,
+      redact: (t) => this.redact(t),
+      listTimeoutMs: options.settings.connectTimeoutMs,
+      onSubscriptionsChanged: () => void this.live?.relisten(),
+    });
   }
 
   get settings(): ServerSettings {
@@ -205,8 +211,8 @@ export class ServerConnection {
       if (gen !== this.generation) return live.close();
       this.live = live;
       const info = this.listen(live, gen, opened.protocolVersion);
-      // Tools (and resources, prompts) first, then "connected": whoever waits for the state sees them with it.
-      await Promise.all([this.discover(gen), this.catalogs.attach(opened.client)]);
+      // Tools (and resources, prompts, a modern server's listen stream) first, then "connected": whoever waits for the state sees them with it.
+      await Promise.all([this.discover(gen), this.catalogs.attach(opened.client), this.subscribe(live, gen)]);
       await featuresSettled(this.options.features ?? [], opened.client);
       if (gen !== this.generation) return;
       this.restarts.connected();
@@ -241,6 +247,22 @@ export class ServerConnection {
       redact: (t) => this.redact(t),
       onListChanged: () => gen === this.generation && !this.closed && this.refresh.soon(),
       onClose: () => live.lost(),
+    });
+  }
+
+  /** A 2026-07-28 server's `subscriptions/listen` stream: its list changes and resource updates take the legacy notifications' path. */
+  private subscribe(live: LiveConnection, gen: number): Promise<void> {
+    return live.listen({
+      server: this.name,
+      logger: this.options.logger,
+      redact: (t) => this.redact(t),
+      timeoutMs: this.options.settings.connectTimeoutMs,
+      resourceUris: () => this.catalogs.resources.subscribed,
+      onReopened: () => {
+        if (gen !== this.generation || this.closed) return;
+        this.refresh.soon();
+        this.catalogs.relist();
+      },
     });
   }
 
