@@ -111,7 +111,10 @@ export class ListenSubscription {
       sub = await this.client.listen(filter, { timeout: this.o.timeoutMs });
     } catch (e) {
       if (attempt !== this.attempt) return;
-      this.o.logger.warn(`[${this.o.server}] subscriptions/listen failed: ${this.o.redact(errorText(e))}`);
+      // Said once per outage (a server that keeps refusing is retried every 30 s, quietly).
+      const line = `[${this.o.server}] subscriptions/listen failed: ${this.o.redact(errorText(e))}`;
+      if (this.failures === 0) this.o.logger.warn(`${line}; list changes are not followed until it works`);
+      else this.o.logger.debug(line);
       return this.retry();
     }
     if (attempt !== this.attempt) return void sub.close().catch(() => undefined);

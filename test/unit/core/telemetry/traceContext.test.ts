@@ -11,7 +11,7 @@ import type { TelemetrySettings } from '../../../../src/core/settings/hostSettin
 import { TelemetryExport } from '../../../../src/core/telemetry/telemetryExport';
 import { newTraceIds, traceparent } from '../../../../src/core/util/traceContext';
 import { readFixtureLog } from '../../../fixtures/fixtureServers';
-import { startOtlpReceiver, type OtlpReceiver } from '../../../fixtures/otlpReceiver';
+import { useOtlpReceiver } from './otlpReceiverHooks';
 import { RecordingLogger, mapSecrets, settings, useTestEnv, waitFor, type TestEnv } from '../helpers';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -23,13 +23,8 @@ for (const kind of ['stdio', 'http'] as const) {
   describe(`traceparent in _meta, tied to the call's span (modern fixture over ${kind})`, function () {
     this.timeout(60_000);
     const env = useTestEnv();
-    let receiver: OtlpReceiver;
-    const exports: TelemetryExport[] = [];
-    beforeEach(async () => (receiver = await startOtlpReceiver()));
-    afterEach(async () => {
-      await Promise.all(exports.splice(0).map((t) => t.close(2000)));
-      await receiver.close();
-    });
+    const otel = useOtlpReceiver();
+    const exports = otel.exports;
 
     async function started(e: TestEnv, telemetry: TelemetrySettings | undefined) {
       let log = e.file('modern.jsonl');
@@ -52,7 +47,7 @@ for (const kind of ['stdio', 'http'] as const) {
     }
 
     it('the server sees the trace id and span id of the exported tools/call span', async () => {
-      const { host, records, telemetry, handled } = await started(env, { otlpEndpoint: receiver.endpoint, headers: {}, captureContent: false });
+      const { host, records, telemetry, handled } = await started(env, { otlpEndpoint: otel.receiver.endpoint, headers: {}, captureContent: false });
       assert.equal((await host.call({ name: 'modern__echo', args: { text: 'traced' } })).outcome, 'ok');
       assert.equal((await host.call({ name: 'modern__echo', args: { text: 'again' } })).outcome, 'ok');
 
@@ -63,8 +58,8 @@ for (const kind of ['stdio', 'http'] as const) {
       assert.notEqual(first[1], second[1], 'each call is its own trace');
 
       await telemetry.flush();
-      await waitFor('two call spans', () => receiver.spans.filter((s) => s.attributes['mcp.method.name'] === 'tools/call').length === 2, 10_000);
-      const spans = receiver.spans.filter((s) => s.attributes['mcp.method.name'] === 'tools/call');
+      await waitFor('two call spans', () => otel.receiver.spans.filter((s) => s.attributes['mcp.method.name'] === 'tools/call').length === 2, 10_000);
+      const spans = otel.receiver.spans.filter((s) => s.attributes['mcp.method.name'] === 'tools/call');
       assert.deepEqual(
         spans.map((s) => [s.traceId, s.spanId]),
         [first, second].map((m) => [m[1], m[2]]),
