@@ -1,3 +1,4 @@
+import type { TraceIds } from '../util/traceContext';
 import type { CallActor } from './callActor';
 import type { RuleHit } from '../policy/argumentRules';
 import type { ChangedTool } from '../tools/toolListDiff';
@@ -31,6 +32,8 @@ export interface CallAuditRecord {
   readonly rule?: RuleHit;
   /** Who asked when it was not the model: an app's view or a gateway client (absent: the model). */
   readonly actor?: CallActor;
+  /** The ids of the call's OpenTelemetry span, sent to the server as `traceparent` (only while telemetry export is on). */
+  readonly trace?: TraceIds;
 }
 
 export interface ToolsChangedAuditRecord {

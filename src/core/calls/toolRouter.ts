@@ -24,6 +24,7 @@ import { OutputSchemaValidator } from './outputSchemaValidator';
 import { readCallResult } from './readCallResult';
 import { convertResult, type ModelPart } from './resultConversion';
 import { isoNow } from '../util/isoNow';
+import { newTraceIds, type TraceIds } from '../util/traceContext';
 import { auditedActor, fromActor, type CallActor } from '../audit/callActor';
 import { toolAccess } from '../apps/actorAccess';
 
@@ -78,6 +79,8 @@ export interface ToolRouterOptions {
   readonly logger: Logger;
   /** Tools whose definition is not the reviewed one (mcpHost.pinning); none when absent. */
   readonly pins?: { quarantine(server: string, tool: string): Quarantine | undefined };
+  /** Read on every call: OpenTelemetry export is on, so each call gets span ids (audited, sent to the server as `traceparent`). */
+  readonly tracing?: () => boolean;
 }
 
 /** Base64 payloads of content blocks: no secret is looked for in them. */
@@ -107,7 +110,7 @@ export class ToolRouter {
     const { registry, servers, policies } = this.options;
     const policy = policies.current;
     const entry = registry.lookup(request.name);
-    const base: CallBase = { name: request.name, started, role: policy.roleName, times: {}, actor: request.actor };
+    const base: CallBase = { name: request.name, started, role: policy.roleName, times: {}, actor: request.actor, ...(this.options.tracing?.() ? { trace: newTraceIds() } : {}) };
 
     // Outside the role, or not for this caller (an app-only tool to a model: toolAccess), is answered exactly like an unknown name.
     const access = entry && policy.allows(entry.server, entry.tool.name) ? toolAccess(request.actor, entry.server, entry.tool) : undefined;
@@ -193,6 +196,7 @@ export class ToolRouter {
           onProgress,
           resetTimeoutOnProgress: progress.resetTimeoutOnProgress,
           maxTotalTimeoutMs: progress.maxTotalTimeoutMs,
+          ...(base.trace ? { trace: base.trace } : {}),
         })
         .finally(() => (base.times.serverMs = elapsed(called)));
     } catch (e) {
@@ -289,6 +293,7 @@ export class ToolRouter {
       definitionHash: entry?.definitionHash ?? null,
       ...(base.rule ? { rule: base.rule } : {}),
       ...auditedActor(base.actor),
+      ...(base.trace ? { trace: base.trace } : {}),
     });
     const waited = base.times.confirmWaitMs === undefined ? '' : `, ${base.times.confirmWaitMs} ms of it waiting for confirmation`;
     this.options.logger.info(`call ${base.name}${fromActor(base.actor)} → ${r.outcome} in ${durationMs} ms${waited}${result.confirmedBy ? ` (confirmed by ${result.confirmedBy})` : ''}`);
@@ -301,6 +306,8 @@ interface CallBase {
   readonly started: number;
   readonly role: string | undefined;
   readonly actor?: CallActor;
+  /** The call's span (telemetry on): its ids go to the server and into the audit record. */
+  readonly trace?: TraceIds;
   rule?: RuleHit;
   readonly times: { serverMs?: number; confirmWaitMs?: number }; // apart: the server's time, a person's wait
 }

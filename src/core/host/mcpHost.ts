@@ -70,7 +70,7 @@ export class McpHost {
     const servers = createFleet(options, { policies: this.policies, audit: this.audit, logger, trusted: () => this.trusted, admit: (...a) => trust.admit(...a), maxMessageBytes });
     this.store.add(servers.store);
     [this.fleet, this.auth] = [servers.fleet, servers.auth];
-    this.router = new ToolRouter({ registry: this.registry, servers: this.fleet, policies: this.policies, confirmer: options.confirmer, audit: this.audit, logger, pins: trust.pins });
+    this.router = new ToolRouter({ registry: this.registry, servers: this.fleet, policies: this.policies, confirmer: options.confirmer, audit: this.audit, logger, pins: trust.pins, tracing: () => this._settings.telemetry !== undefined });
     this.catalog = new HostCatalog({ servers: this.fleet, policies: this.policies, audit: this.audit, logger });
     // The host listens first, so whoever listens to the events below reads a fresh snapshot.
     for (const e of [this.registry.onDidChange, this.fleet.onDidChangeState, this.fleet.onDidChangeCatalogs, trust.onDidChange]) this.store.add(e(() => this.changed()));

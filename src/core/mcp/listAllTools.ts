@@ -12,6 +12,8 @@ export interface ListedTools {
   readonly tools: Tool[];
   /** Tools (or parts of them) that were dropped, with the reason. */
   readonly problems: ToolDefinitionProblem[];
+  /** How long the list may be served again (2026-07-28 `ttlMs` of the first page), when the server said. */
+  readonly ttlMs?: number;
 }
 
 export interface ListOptions {
@@ -36,12 +38,15 @@ export async function listAllTools(client: Client, options: ListOptions): Promis
   const seen = new Set<string>();
   let cursor: string | undefined;
   let listed = 0;
+  let ttlMs: number | undefined;
+  const done = () => ({ tools, problems, ...(ttlMs !== undefined ? { ttlMs } : {}) });
   for (let page = 0; page < MAX_TOOL_PAGES; page++) {
     const result = await client.request({ method: 'tools/list', params: cursor === undefined ? undefined : { cursor } }, AnyObjectSchema, {
       timeout: options.timeoutMs,
       signal: options.signal,
     });
     if (!Array.isArray(result.tools)) throw new Error(`tools/list answered without a "tools" array (page ${page + 1})`);
+    if (page === 0 && typeof result.ttlMs === 'number' && Number.isFinite(result.ttlMs)) ttlMs = result.ttlMs;
     const checked = options.stopAfter === undefined ? checkToolDefinitions(result.tools, listed) : checkNamed(result.tools, listed, options.stopAfter);
     listed += result.tools.length;
     for (const t of checked.tools) tools.push(t);
@@ -50,7 +55,7 @@ export async function listAllTools(client: Client, options: ListOptions): Promis
     // (oneShotTarget), and the other tools of this page are offered to nobody.
     if (options.stopAfter !== undefined && checked.tools.length > 0) return { tools, problems };
     const next = result.nextCursor;
-    if (next === undefined || next === null || next === '') return { tools, problems };
+    if (next === undefined || next === null || next === '') return done();
     if (typeof next !== 'string') throw new Error(`tools/list answered with a nextCursor that is not a string (page ${page + 1})`);
     if (seen.has(next)) throw new Error(`tools/list returned the cursor "${next}" twice`);
     seen.add(next);
@@ -80,7 +85,7 @@ function checkNamed(page: readonly unknown[], offset: number, name: string): Ret
 export async function discoverTools(client: Client, options: ListOptions, redactor: SecretRedactor): Promise<ListedTools> {
   if (!client.getServerCapabilities()?.tools) return { tools: [], problems: [] };
   const listed = await listAllTools(client, options);
-  return { tools: redactor.deep(listed.tools), problems: listed.problems.map((p) => ({ ...p, message: redactor.text(p.message) })) };
+  return { ...listed, tools: redactor.deep(listed.tools), problems: listed.problems.map((p) => ({ ...p, message: redactor.text(p.message) })) };
 }
 
 /** The problems of `now` that `before` did not have: each is logged once, not again at every refresh. */

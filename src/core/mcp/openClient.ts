@@ -1,4 +1,4 @@
-import { Client, type Implementation, type PriorDiscovery } from '@modelcontextprotocol/client';
+import { Client, type Implementation, type PriorDiscovery, type ResponseCacheStore } from '@modelcontextprotocol/client';
 import type { ServerSettings } from '../settings/hostSettings';
 import { featuresFor, mergeCapabilities, type ClientFeature } from './clientFeature';
 import { negotiationMode, priorOf, type EraVerdictStore } from './eraVerdicts';
@@ -23,6 +23,8 @@ export interface OpenClientOptions extends TransportHooks {
   readonly onFallback: (reason: string) => void;
   /** Where the era verdict of this server (`protocol: auto`) is kept, under its identity hash. */
   readonly eras?: { readonly store: EraVerdictStore; readonly identity: string };
+  /** The server's result cache (ServerResponseCache) and the partition of its `private` results. */
+  readonly cache?: { readonly store: ResponseCacheStore; readonly partition: string };
   /**
    * True once the caller gave this start up (the server is being stopped): a failed attempt then
    * ends there, with no new transport (no new process) and the remembered era left as it was.
@@ -103,7 +105,8 @@ async function initialize(server: ServerSettings, st: ServerTransport, o: OpenCl
   if (o.abandoned?.()) throw new Error('the server was stopped while starting');
   o.onTransport(st);
   const features = featuresFor(o.features ?? [], server);
-  const client = new Client(o.clientInfo, { capabilities: mergeCapabilities(features), versionNegotiation: { mode: negotiationMode(server.protocol) } });
+  const cache = o.cache ? { responseCacheStore: o.cache.store, cachePartition: o.cache.partition } : {};
+  const client = new Client(o.clientInfo, { capabilities: mergeCapabilities(features), versionNegotiation: { mode: negotiationMode(server.protocol) }, ...cache });
   for (const f of features) f.install(client, server);
   try {
     await client.connect(transport, { timeout: o.timeoutMs, ...(prior ? { prior } : {}) });

@@ -13,13 +13,16 @@ export interface CatalogOptions {
   readonly listTimeoutMs: number;
   readonly debounceMs: number;
   readonly onDidChange: () => void;
+  /** The followed URIs changed while a 2026-07-28 server is connected: its `subscriptions/listen` filter follows. */
+  readonly onSubscriptionsChanged?: () => void;
 }
 
 /**
  * A server's resources and resource templates (every page, refreshed on
  * `notifications/resources/list_changed`), reads, and subscriptions: a subscribed URI is
- * subscribed again on every new connection, and `notifications/resources/updated` fires
- * `onDidUpdate`.
+ * subscribed again on every new connection (`resources/subscribe` for a legacy server; for a
+ * 2026-07-28 server it is part of the connection's `subscriptions/listen` filter), and
+ * `notifications/resources/updated` fires `onDidUpdate`.
  */
 export class ResourceCatalog {
   private client?: Client;
@@ -58,6 +61,11 @@ export class ResourceCatalog {
     return this.templateList.items;
   }
 
+  /** The URIs followed (`subscribe`d), connected or not. */
+  get subscribed(): readonly string[] {
+    return [...this.subscriptions];
+  }
+
   /** The server declares `resources` (while connected). */
   get supported(): boolean {
     return !!this.client?.getServerCapabilities()?.resources;
@@ -68,7 +76,7 @@ export class ResourceCatalog {
     this.client = client;
     if (!this.supported) return;
     await Promise.all([this.resourceList.attach(client), this.templateList.attach(client)]);
-    if (client.getServerCapabilities()?.resources?.subscribe) {
+    if (client.getServerCapabilities()?.resources?.subscribe && !listens(client)) {
       for (const uri of this.subscriptions) void this.send(client, 'subscribe', uri);
     }
   }
@@ -97,16 +105,21 @@ export class ResourceCatalog {
 
   /** Follow changes of `uri` (`resources/subscribe`) while subscribed; false when the server cannot. */
   async subscribe(uri: string): Promise<boolean> {
+    const added = !this.subscriptions.has(uri);
     this.subscriptions.add(uri);
     const client = this.client;
     if (!client?.getServerCapabilities()?.resources?.subscribe) return false;
-    return this.send(client, 'subscribe', uri);
+    if (!listens(client)) return this.send(client, 'subscribe', uri);
+    if (added) this.o.onSubscriptionsChanged?.();
+    return true;
   }
 
   async unsubscribe(uri: string): Promise<void> {
     if (!this.subscriptions.delete(uri)) return;
     const client = this.client;
-    if (client?.getServerCapabilities()?.resources?.subscribe) await this.send(client, 'unsubscribe', uri);
+    if (!client?.getServerCapabilities()?.resources?.subscribe) return;
+    if (listens(client)) this.o.onSubscriptionsChanged?.();
+    else await this.send(client, 'unsubscribe', uri);
   }
 
   close(): void {
@@ -131,4 +144,9 @@ export class ResourceCatalog {
       return false;
     }
   }
+}
+
+/** A 2026-07-28 connection: resource updates are asked for on `subscriptions/listen`, not with `resources/subscribe`. */
+function listens(client: Client): boolean {
+  return client.getProtocolEra() === 'modern';
 }

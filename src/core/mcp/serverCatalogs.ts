@@ -15,6 +15,8 @@ export interface ServerCatalogsOptions {
   readonly refreshDebounceMs?: number;
   /** `logging/setLevel` follows it, for servers that declare `logging`. */
   readonly logLevel?: LogLevelSource;
+  /** The followed resources changed while a 2026-07-28 server is connected (its listen filter follows). */
+  readonly onSubscriptionsChanged?: () => void;
 }
 
 /**
@@ -32,7 +34,7 @@ export class ServerCatalogs {
   readonly onDidChange = this._onDidChange.event;
 
   constructor(private readonly o: ServerCatalogsOptions) {
-    const common = { server: o.server, logger: o.logger, redact: o.redact, listTimeoutMs: o.listTimeoutMs, debounceMs: o.refreshDebounceMs ?? 30, onDidChange: () => this._onDidChange.fire() };
+    const common = { server: o.server, logger: o.logger, redact: o.redact, listTimeoutMs: o.listTimeoutMs, debounceMs: o.refreshDebounceMs ?? 30, onDidChange: () => this._onDidChange.fire(), onSubscriptionsChanged: o.onSubscriptionsChanged };
     this.resources = new ResourceCatalog(common);
     this.prompts = new PromptCatalog(common);
     if (o.logLevel?.onDidChange) {
@@ -57,6 +59,13 @@ export class ServerCatalogs {
     }
     if (caps.prompts) client.setNotificationHandler('notifications/prompts/list_changed', live(() => this.prompts.listChanged()));
     await Promise.all([this.resources.attach(client), this.prompts.attach(client), this.setLevel(client)]);
+  }
+
+  /** A listen stream was opened again after a drop: what changed meanwhile was not announced. */
+  relist(): void {
+    if (!this.client) return;
+    this.resources.listChanged();
+    this.prompts.listChanged();
   }
 
   detach(): void {

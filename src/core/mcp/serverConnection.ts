@@ -13,6 +13,7 @@ import { LiveConnection } from './liveConnection';
 import { featuresSettled, openClient } from './openClient';
 import { RestartSchedule } from './restartBackoff';
 import { ServerCatalogs } from './serverCatalogs';
+import { ServerResponseCache } from './responseCache';
 import type { ServerConnectionOptions } from './serverConnectionOptions';
 import type { ServerTransport, TransportKind } from './serverTransport';
 import { StderrTail, describeClose, describeStartFailure } from './startFailure';
@@ -56,6 +57,8 @@ export class ServerConnection {
   /** Resources, templates, prompts and the log level of the connected client. */
   readonly catalogs: ServerCatalogs;
   private listUntil?: string;
+  /** Results the server said may be served again (ttlMs / cacheScope), bound to its identity. */
+  private readonly cache = new ServerResponseCache();
 
   constructor(private readonly options: ServerConnectionOptions) {
     this.name = options.settings.name;
@@ -64,8 +67,14 @@ export class ServerConnection {
     this.restarts = new RestartSchedule(options.backoff, options.stableAfterMs);
     this.stderr = new StderrTail((line) => options.logger.info(`[${this.name}] stderr: ${line}`));
     const refreshFailed = (e: unknown) => this.options.logger.warn(`[${this.name}] refreshing tools failed: ${this.redact(errorText(e))}`);
-    this.refresh = new CoalescedRefresh(() => this.discover(this.generation), refreshFailed, options.refreshDebounceMs ?? 30);
-    this.catalogs = new ServerCatalogs({ ...options, server: this.name, redact: (t) => this.redact(t), listTimeoutMs: options.settings.connectTimeoutMs });
+    this.refresh = new CoalescedRefresh(() => this.discover(this.generation, false), refreshFailed, options.refreshDebounceMs ?? 30);
+    this.catalogs = new ServerCatalogs({
+      ...options,
+      server: this.name,
+      redact: (t) => this.redact(t),
+      listTimeoutMs: options.settings.connectTimeoutMs,
+      onSubscriptionsChanged: () => void this.live?.relisten(),
+    });
   }
 
   get settings(): ServerSettings {
@@ -185,6 +194,7 @@ export class ServerConnection {
     this.stderr.clear();
     const url = resolved.server.type === 'stdio' ? undefined : resolved.server.url;
     let transport: ServerTransport | undefined;
+    const identity = identityHash(serverIdentity(resolved.server, { secretValues: resolved.secretValues }));
     try {
       const opened = await openClient(resolved.server, {
         factory: this.options.transports,
@@ -197,7 +207,8 @@ export class ServerConnection {
         onFallback: (reason) => this.options.logger.info(`[${this.name}] ${reason}`),
         onTransport: (t) => (transport = this.pendingTransport = t),
         abandoned: () => gen !== this.generation,
-        ...(this.options.eras ? { eras: { store: this.options.eras, identity: identityHash(serverIdentity(resolved.server, { secretValues: resolved.secretValues })) } } : {}),
+        ...(this.options.eras ? { eras: { store: this.options.eras, identity } } : {}),
+        cache: { store: this.cache, partition: this.cache.useIdentity(identity) },
       }).finally(() => {
         if (this.pendingTransport === transport) this.pendingTransport = undefined;
       });
@@ -205,8 +216,8 @@ export class ServerConnection {
       if (gen !== this.generation) return live.close();
       this.live = live;
       const info = this.listen(live, gen, opened.protocolVersion);
-      // Tools (and resources, prompts) first, then "connected": whoever waits for the state sees them with it.
-      await Promise.all([this.discover(gen), this.catalogs.attach(opened.client)]);
+      // Tools (and resources, prompts, a modern server's listen stream) first, then "connected": whoever waits for the state sees them with it.
+      await Promise.all([this.discover(gen, true), this.catalogs.attach(opened.client), this.subscribe(live, gen)]);
       await featuresSettled(this.options.features ?? [], opened.client);
       if (gen !== this.generation) return;
       this.restarts.connected();
@@ -239,18 +250,42 @@ export class ServerConnection {
       name: this.name,
       logger: this.options.logger,
       redact: (t) => this.redact(t),
-      onListChanged: () => gen === this.generation && !this.closed && this.refresh.soon(),
+      onListChanged: () => {
+        this.cache.dropTools();
+        if (gen === this.generation && !this.closed) this.refresh.soon();
+      },
       onClose: () => live.lost(),
     });
   }
 
-  private async discover(gen: number): Promise<void> {
+  /** A 2026-07-28 server's `subscriptions/listen` stream: its list changes and resource updates take the legacy notifications' path. */
+  private subscribe(live: LiveConnection, gen: number): Promise<void> {
+    return live.listen({
+      server: this.name,
+      logger: this.options.logger,
+      redact: (t) => this.redact(t),
+      timeoutMs: this.options.settings.connectTimeoutMs,
+      resourceUris: () => this.catalogs.resources.subscribed,
+      onReopened: () => {
+        if (gen !== this.generation || this.closed) return;
+        this.cache.dropTools();
+        this.refresh.soon();
+        this.catalogs.relist();
+      },
+    });
+  }
+
+  /** Every tool (or, for a one-shot call, up to the one it names); a connect's discovery takes a fresh list the server allowed to be kept. */
+  private async discover(gen: number, cached: boolean): Promise<void> {
     const client = this.live?.client;
     if (!client) return;
     const stopAfter = this.listUntil;
     this.listUntil = undefined;
-    const listed = await discoverTools(client, { timeoutMs: this.options.settings.connectTimeoutMs, stopAfter }, this.redactor);
+    const fresh = cached && client.getServerCapabilities()?.tools ? this.cache.freshTools() : undefined;
+    if (fresh) this.options.logger.debug(`[${this.name}] tools/list: ${fresh.tools.length} tools from the cache (the server's ttlMs)`);
+    const listed = fresh ?? (await discoverTools(client, { timeoutMs: this.options.settings.connectTimeoutMs, stopAfter }, this.redactor));
     if (gen !== this.generation) return;
+    if (!fresh && stopAfter === undefined) this.cache.keepTools(listed, listed.ttlMs);
     for (const p of newProblems(this._toolProblems, listed.problems)) this.options.logger.warn(`[${this.name}] ${p.message}`);
     this._toolProblems = listed.problems;
     this._tools = listed.tools;

@@ -56,7 +56,13 @@ function callSpan(r: CallAuditRecord, ctx: SpanContext): SpanSpec {
     endTimeMs: end,
     attributes: a,
     ...(errorType ? { error: errorType === 'tool_error' ? 'the tool returned isError' : errorType } : {}),
+    ...(validIds(r.trace) ? { ids: r.trace } : {}),
   };
+}
+
+/** Ids a record carries are used only when they are W3C ids (a record read back from a file may say anything). */
+function validIds(ids: CallAuditRecord['trace']): ids is NonNullable<CallAuditRecord['trace']> {
+  return !!ids && /^(?!0+$)[0-9a-f]{32}$/.test(String(ids.traceId)) && /^(?!0+$)[0-9a-f]{16}$/.test(String(ids.spanId));
 }
 
 function toolsChangedSpan(r: ToolsChangedAuditRecord, ctx: SpanContext): SpanSpec {

@@ -2,7 +2,8 @@ import { SpanKind, SpanStatusCode, type Attributes } from '@opentelemetry/api';
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, TracerProvider, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace';
+import { BatchSpanProcessor, RandomIdGenerator, TracerProvider, type IdGenerator, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace';
+import type { TraceIds } from '../util/traceContext';
 import type { PipelineOptions, TelemetryPipeline } from './telemetryPipeline';
 import type { SpanSpec } from './spanSpec';
 
@@ -38,7 +39,9 @@ export function createOtelPipeline(o: PipelineOptions): TelemetryPipeline {
     // Longer than the exporter's own timeout, so the exporter's retries decide.
     exportTimeoutMillis: (o.exportTimeoutMs ?? 10_000) + 5_000,
   });
+  const ids = new PresetIds();
   const provider = new TracerProvider({
+    idGenerator: ids,
     resource: resourceFromAttributes({ 'service.name': o.serviceName, 'service.version': o.serviceVersion, ...(o.resourceAttributes ?? {}) }),
     spanProcessors: [processor],
   });
@@ -51,7 +54,14 @@ export function createOtelPipeline(o: PipelineOptions): TelemetryPipeline {
         return false;
       }
       stats.queued++;
-      const span = tracer.startSpan(spec.name, { kind: KINDS[spec.kind], startTime: spec.startTimeMs, attributes: spec.attributes as Attributes });
+      // A span whose ids were taken when its operation started (sent to the server as traceparent) gets exactly those.
+      ids.next = spec.ids;
+      let span;
+      try {
+        span = tracer.startSpan(spec.name, { kind: KINDS[spec.kind], startTime: spec.startTimeMs, attributes: spec.attributes as Attributes, root: true });
+      } finally {
+        ids.next = undefined;
+      }
       if (spec.error !== undefined) span.setStatus({ code: SpanStatusCode.ERROR, message: spec.error });
       span.end(spec.endTimeMs);
       return true;
@@ -63,6 +73,20 @@ export function createOtelPipeline(o: PipelineOptions): TelemetryPipeline {
 }
 
 const KINDS: Record<SpanSpec['kind'], SpanKind> = { client: SpanKind.CLIENT, server: SpanKind.SERVER, internal: SpanKind.INTERNAL };
+
+/** Random ids, except for the one span being started with ids of its own (`next`, set around startSpan). */
+class PresetIds implements IdGenerator {
+  next?: TraceIds;
+  private readonly random = new RandomIdGenerator();
+
+  generateTraceId(): string {
+    return this.next?.traceId ?? this.random.generateTraceId();
+  }
+
+  generateSpanId(): string {
+    return this.next?.spanId ?? this.random.generateSpanId();
+  }
+}
 
 /** Counts what each export did with its spans (the processor keeps no public count). */
 class CountingExporter implements SpanExporter {

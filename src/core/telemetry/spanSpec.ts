@@ -3,6 +3,8 @@
  * records (auditRecordSpan.ts) stays plain data and testable; otelPipeline.ts turns it into a span.
  */
 
+import type { TraceIds } from '../util/traceContext';
+
 export type SpanAttributeValue = string | number | boolean | readonly string[];
 
 export interface SpanSpec {
@@ -16,6 +18,8 @@ export interface SpanSpec {
   readonly attributes: Readonly<Record<string, SpanAttributeValue>>;
   /** Set when the operation failed: the span's status is ERROR with this description. */
   readonly error?: string;
+  /** The span's own ids, when they were taken as the operation started (a call's `traceparent`); random otherwise. */
+  readonly ids?: TraceIds;
 }
 
 /** What the mapping may know about a server besides the record (from the host's snapshot at export time). */

@@ -293,8 +293,9 @@ export class TestEnv {
     return { name, type, url, headers, enabled: true, connectTimeoutMs: 8000 };
   }
 
-  async http(env: Record<string, string> = {}): Promise<HttpFixture> {
-    const f = await startHttpFixture({ env });
+  /** An HTTP fixture (http.mjs, or `script` with `args`) closed after the hosts at tear-down. */
+  async http(env: Record<string, string> = {}, fixture: { script?: string; args?: string[] } = {}): Promise<HttpFixture> {
+    const f = await startHttpFixture({ env, ...fixture });
     this.httpFixtures.push(f);
     return f;
   }

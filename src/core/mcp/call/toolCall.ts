@@ -1,5 +1,6 @@
-import { ProtocolError, SdkError, SdkErrorCode, type Client, type Tool } from '@modelcontextprotocol/client';
+import { ProtocolError, SdkError, SdkErrorCode, TRACEPARENT_META_KEY, type Client, type Tool } from '@modelcontextprotocol/client';
 import { DEFAULTS } from '../../settings/hostSettings';
+import { traceparent, type TraceIds } from '../../util/traceContext';
 import { AnyObjectSchema } from '../anyObjectSchema';
 import type { ProgressListener } from '../callProgress';
 import { hostErrorText } from '../hostErrorResponse';
@@ -56,6 +57,8 @@ export interface ToolCallOptions {
   readonly resetTimeoutOnProgress?: boolean;
   /** Default 10 minutes. */
   readonly maxTotalTimeoutMs?: number;
+  /** The span of this call (telemetry on): sent as W3C `traceparent` in the request's `_meta`, so the server's spans join its trace. */
+  readonly trace?: TraceIds;
 }
 
 /**
@@ -80,7 +83,8 @@ export async function sendToolCall(client: Client, tool: Tool | undefined, name:
     if (runsAsTask(tool, client.getServerCapabilities())) {
       return await callToolAsTask(client, name, args, { signal: clock.signal, requestTimeoutMs: clock.sdkTimeoutMs, onProgress });
     }
-    return await client.request({ method: 'tools/call', params: { name, arguments: args } }, AnyObjectSchema, {
+    const meta = o.trace ? { _meta: { [TRACEPARENT_META_KEY]: traceparent(o.trace) } } : {};
+    return await client.request({ method: 'tools/call', params: { name, arguments: args, ...meta } }, AnyObjectSchema, {
       onprogress: (p) => onProgress({ progress: p.progress, total: p.total, message: p.message }),
       timeout: clock.sdkTimeoutMs,
       signal: clock.signal,

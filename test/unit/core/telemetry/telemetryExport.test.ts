@@ -2,7 +2,8 @@ import * as assert from 'node:assert/strict';
 import type { McpHost } from '../../../../src/core/host/mcpHost';
 import type { TelemetrySettings } from '../../../../src/core/settings/hostSettings';
 import { TelemetryExport, tracesUrl } from '../../../../src/core/telemetry/telemetryExport';
-import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../../../fixtures/otlpReceiver';
+import type { ReceivedSpan } from '../../../fixtures/otlpReceiver';
+import { useOtlpReceiver } from './otlpReceiverHooks';
 import { mapSecrets, RecordingConfirmer, RecordingLogger, settings, useTestEnv, waitFor, type TestEnv } from '../helpers';
 
 const KIND = { internal: 1, server: 2, client: 3 } as const;
@@ -11,13 +12,8 @@ const ERROR = 2;
 describe('TelemetryExport: the audit stream as OpenTelemetry spans over OTLP/HTTP', function () {
   this.timeout(30_000);
   const env = useTestEnv();
-  let receiver: OtlpReceiver;
-  const exports: TelemetryExport[] = [];
-  beforeEach(async () => (receiver = await startOtlpReceiver()));
-  afterEach(async () => {
-    await Promise.all(exports.splice(0).map((t) => t.close(2000)));
-    await receiver.close();
-  });
+  const otel = useOtlpReceiver();
+  const exports = otel.exports;
 
   async function hostWithTelemetry(
     e: TestEnv,
@@ -43,11 +39,11 @@ describe('TelemetryExport: the audit stream as OpenTelemetry spans over OTLP/HTT
     });
     exports.push(t);
     t.attach(host.onDidRecord);
-    await t.configure({ otlpEndpoint: receiver.endpoint, headers: {}, captureContent: false, ...telemetry });
+    await t.configure({ otlpEndpoint: otel.receiver.endpoint, headers: {}, captureContent: false, ...telemetry });
     return { host, telemetry: t, logger };
   }
 
-  const callSpans = () => receiver.spans.filter((s) => s.attributes['mcp.method.name'] === 'tools/call');
+  const callSpans = () => otel.receiver.spans.filter((s) => s.attributes['mcp.method.name'] === 'tools/call');
   async function exported(t: TelemetryExport, count: number, which: () => ReceivedSpan[] = callSpans): Promise<ReceivedSpan[]> {
     await t.flush();
     await waitFor(`${count} spans at the receiver`, () => which().length >= count, 10_000);
@@ -114,7 +110,7 @@ describe('TelemetryExport: the audit stream as OpenTelemetry spans over OTLP/HTT
     const [span] = await exported(telemetry, 1);
     assert.deepEqual(JSON.parse(String(span.attributes['gen_ai.tool.call.arguments'])), { token: '[redacted]', text: 'visible' });
     assert.equal(span.attributes['gen_ai.tool.call.result'], 'secret_echo: visible');
-    assert.ok(!JSON.stringify(receiver.spans.map((x) => x.attributes)).includes('tok-very-secret'));
+    assert.ok(!JSON.stringify(otel.receiver.spans.map((x) => x.attributes)).includes('tok-very-secret'));
   });
 
   it('list_changed becomes a SERVER span; other record kinds map by kind and unknown ones still export, content-free', async () => {
@@ -123,18 +119,18 @@ describe('TelemetryExport: the audit stream as OpenTelemetry spans over OTLP/HTT
     const now = new Date().toISOString();
     telemetry.record({ kind: 'elicitation', ts: now, server: 'basic', outcome: 'accept', durationMs: 12, message: 'Your password please', requestedSchema: { type: 'object' } } as never);
     telemetry.record({ kind: 'somethingNew', ts: now, server: 'dyn', detail: 'x', count: 3, apiToken: 'never' } as never);
-    const all = () => receiver.spans;
+    const all = () => otel.receiver.spans;
     await exported(telemetry, 4, all);
-    const list = receiver.spans.find((s) => s.name === 'notifications/tools/list_changed');
+    const list = otel.receiver.spans.find((s) => s.name === 'notifications/tools/list_changed');
     assert.ok(list);
     assert.equal(list.kind, KIND.server);
     assert.deepEqual(list.attributes['mcp_host.tools.added'], ['gamma']);
     assert.equal(list.attributes['mcp_host.server'], 'dyn');
-    const elicitation = receiver.spans.find((s) => s.name === 'elicitation/create');
+    const elicitation = otel.receiver.spans.find((s) => s.name === 'elicitation/create');
     assert.ok(elicitation);
     assert.deepEqual([elicitation.kind, elicitation.attributes['mcp.method.name'], elicitation.attributes['mcp_host.outcome']], [KIND.server, 'elicitation/create', 'accept']);
     assert.equal(elicitation.attributes['mcp_host.message'], undefined, 'content-like fields only with captureContent');
-    const unknown = receiver.spans.find((s) => s.name === 'mcp_host somethingNew');
+    const unknown = otel.receiver.spans.find((s) => s.name === 'mcp_host somethingNew');
     assert.ok(unknown);
     assert.deepEqual([unknown.kind, unknown.attributes['mcp_host.detail'], unknown.attributes['mcp_host.count'], unknown.attributes['mcp_host.api_token']], [KIND.internal, 'x', 3, undefined]);
   });
@@ -155,21 +151,21 @@ describe('TelemetryExport: the audit stream as OpenTelemetry spans over OTLP/HTT
     assert.equal(r.outcome, 'ok');
     await telemetry.flush();
     assert.ok(logger.lines.some((l) => l.level === 'error' && /OpenTelemetry export is off: secret "nope" is not set \(mcpHost\.telemetry\.headers\.Authorization\)/.test(l.message)), JSON.stringify(logger.lines));
-    assert.deepEqual(receiver.requests, []);
+    assert.deepEqual(otel.receiver.requests, []);
   });
 
   it('a 503 from the collector is retried with backoff by the exporter', async () => {
-    receiver.failNext(1, 503);
+    otel.receiver.failNext(1, 503);
     const { host, telemetry } = await hostWithTelemetry(env, {});
     await host.call({ name: 'basic__echo', args: { text: 'retry me' } });
     await exported(telemetry, 1);
-    assert.deepEqual(receiver.requests.map((r) => r.status), [503, 200]);
-    assert.equal(receiver.requests[1].contentType, 'application/json');
+    assert.deepEqual(otel.receiver.requests.map((r) => r.status), [503, 200]);
+    assert.equal(otel.receiver.requests[1].contentType, 'application/json');
     assert.equal(telemetry.stats().failed, 0);
   });
 
   it('a dead collector: calls complete, failed exports are counted, the bounded queue drops and counts', async () => {
-    await receiver.close();
+    await otel.receiver.close();
     const { host, telemetry } = await hostWithTelemetry(env, {}, { pipeline: { exportTimeoutMs: 300, maxQueueSize: 5 } });
     for (let i = 0; i < 3; i++) assert.equal((await host.call({ name: 'basic__echo', args: { text: `n${i}` } })).outcome, 'ok');
     await telemetry.flush();
