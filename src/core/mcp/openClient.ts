@@ -43,8 +43,9 @@ export async function featuresSettled(features: readonly ClientFeature[], client
  * client and transport are closed before the error propagates.
  */
 export function openClient(server: ServerSettings, o: OpenClientOptions): Promise<OpenedClient> {
-  // The SDK's own timeout covers each request; this bounds the whole attempt, fallback included.
-  return withTimeout(attempt(server, o), o.timeoutMs + 1000, () => `did not finish initialize within ${o.timeoutMs} ms`);
+  // The SDK's own timeout covers each request; this bounds the whole attempt, the era probe and
+  // fallback included. Either way the person reads the same words (the probe is not theirs to know).
+  return withTimeout(attempt(server, o), o.timeoutMs + 1000, () => `did not answer initialize within ${o.timeoutMs} ms (connectTimeoutMs)`);
 }
 
 async function attempt(server: ServerSettings, o: OpenClientOptions): Promise<OpenedClient> {
