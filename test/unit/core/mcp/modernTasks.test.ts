@@ -15,6 +15,7 @@ import type { ServerSettings } from '../../../../src/core/settings/hostSettings'
 import { startHttpFixture, type HttpFixture } from '../../../fixtures/fixtureServers';
 import { settings, sleep, useTestEnv, waitFor, type Any } from '../helpers';
 import { requestPorts, requestRecords, ScriptedPrompter } from '../requests/requestKit';
+import { researchInStages, stopOnceReported } from './taskKit';
 
 for (const kind of ['stdio', 'http'] as const) {
   describe(`tasks on a 2026-07-28 server (${kind})`, function () {
@@ -54,12 +55,7 @@ for (const kind of ['stdio', 'http'] as const) {
     it('declares the extension (the server creates tasks only then); a tool answered with a task is polled with tasks/get to its result, its status as progress', async () => {
       const host = await hostWith();
       assert.equal(host.snapshot().server('tasks')?.info?.protocolVersion, '2026-07-28');
-      const seen: CallProgress[] = [];
-      const r = await host.call({ name: 'tasks__research', args: { steps: 3, stepMs: 150 }, onProgress: (p) => seen.push(p) });
-      assert.equal(r.outcome, 'ok', r.modelText);
-      assert.equal(r.modelText, 'researched 3 stages');
-      const messages = seen.map((p) => p.message);
-      for (const m of ['stage 1 of 3', 'stage 2 of 3', 'stage 3 of 3']) assert.ok(messages.includes(m), `${m} in ${JSON.stringify(seen)}`);
+      const seen = await researchInStages(host);
       assert.equal(seen.at(-1)?.taskStatus, 'completed');
       const [created] = events('taskCreated');
       assert.ok(events('tasks/get').length >= 1, 'the host polled tasks/get');
@@ -126,12 +122,7 @@ for (const kind of ['stdio', 'http'] as const) {
 
     it('Stop: tasks/cancel reaches the server and the call is audited "cancelled"', async () => {
       const host = await hostWith();
-      const ac = new AbortController();
-      const seen: CallProgress[] = [];
-      const pending = host.call({ name: 'tasks__stuck', args: {}, signal: ac.signal, onProgress: (p) => seen.push(p) });
-      await waitFor('the task to run', () => seen.some((p) => p.message === 'thinking forever'));
-      ac.abort();
-      const r = await pending;
+      const r = await stopOnceReported(host, 'tasks__stuck', 'thinking forever');
       assert.equal(r.outcome, 'cancelled', r.modelText);
       assert.equal(events('tasks/cancel').length, 1);
       assert.equal(events('taskCancelled').length, 1, 'the task saw its cancellation');
