@@ -111,6 +111,17 @@ for (const kind of ['stdio', 'http'] as const) {
       assert.deepEqual([rec.outcome, rec.decidedBy], ['denied', 'policy']);
     });
 
+    it('sampling inside a task: decided by mcpHost.sampling and the person like any sampling request, audited', async () => {
+      const kit = requestPorts();
+      const host = await hostWith({ kit, more: { sampling: { servers: ['tasks'], roles: {} } } });
+      const r = await host.call({ name: 'tasks__summarize', args: { text: 'tasks in both eras' } });
+      assert.equal(r.outcome, 'ok', r.modelText);
+      assert.match(r.modelText, /^summary: echo of: .*Summarize in one line: tasks in both eras/);
+      assert.equal(kit.sampler.questions.length, 1);
+      const [rec] = requestRecords(kit.audit, 'sampling');
+      assert.deepEqual([rec.outcome, rec.decidedBy, rec.server], ['accepted', 'user', 'tasks']);
+    });
+
     it('input_required that the host cannot answer (no way to ask anybody): the call fails clearly and the task is cancelled', async () => {
       const host = await hostWith();
       const r = await host.call({ name: 'tasks__approve', args: { action: 'deploy' } });
