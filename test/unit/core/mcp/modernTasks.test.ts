@@ -111,6 +111,17 @@ for (const kind of ['stdio', 'http'] as const) {
       assert.deepEqual([rec.outcome, rec.decidedBy], ['denied', 'policy']);
     });
 
+    it('MRTR then a task (SEP-2663 composition): the tools/call first asks by input_required, its retry is answered with a task', async () => {
+      const kit = requestPorts({ prompter: new ScriptedPrompter(() => ({ action: 'accept', content: { confirm: true } })) });
+      const host = await hostWith({ kit });
+      const r = await host.call({ name: 'tasks__confirm_then_run', args: { action: 'build' } });
+      assert.equal(r.outcome, 'ok', r.modelText);
+      assert.equal(r.modelText, 'ran: build');
+      assert.equal(kit.prompter.forms[0].message, 'Run "build"?');
+      assert.equal(events('taskCreated').length, 1);
+      assert.deepEqual(requestRecords(kit.audit, 'elicitation').map((x) => x.outcome), ['accepted']);
+    });
+
     it('sampling inside a task: decided by mcpHost.sampling and the person like any sampling request, audited', async () => {
       const kit = requestPorts();
       const host = await hostWith({ kit, more: { sampling: { servers: ['tasks'], roles: {} } } });
