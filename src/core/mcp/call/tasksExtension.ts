@@ -27,6 +27,8 @@ export const TASKS_EXTENSION_FEATURE: ClientFeature = {
 };
 
 const CREATED_TASK = Symbol('mcp-host created task');
+/** More `tools/call` requests than this in flight on one connection is no real workload. */
+const MAX_PENDING = 1024;
 const CLIENT_CAPABILITIES_META = 'io.modelcontextprotocol/clientCapabilities';
 
 /** The CreateTaskResult a `tools/call` was answered with (as the server sent it), if it was one. */
@@ -62,7 +64,11 @@ export function acceptTaskResults(transport: Transport): Transport {
       if (key === 'send') {
         return (message: JSONRPCMessage, options?: unknown) => {
           const m = message as Record<string, unknown>;
-          if (m.id !== undefined && declaresTasks(m)) mayCreate.add(m.id as string | number);
+          if (m.id !== undefined && declaresTasks(m)) {
+            mayCreate.add(m.id as string | number);
+            // A call given up on may never be answered (modern HTTP closes its stream): forget the oldest.
+            if (mayCreate.size > MAX_PENDING) mayCreate.delete(mayCreate.values().next().value!);
+          }
           return (target.send as (m: JSONRPCMessage, o?: unknown) => Promise<void>).call(target, message, options);
         };
       }
