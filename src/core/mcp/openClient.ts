@@ -1,5 +1,6 @@
 import { Client, type Implementation, type PriorDiscovery, type ResponseCacheStore } from '@modelcontextprotocol/client';
 import type { ServerSettings } from '../settings/hostSettings';
+import { acceptTaskResults, TASKS_EXTENSION_FEATURE } from './call/tasksExtension';
 import { featuresFor, mergeCapabilities, type ClientFeature } from './clientFeature';
 import { negotiationMode, priorOf, type EraVerdictStore } from './eraVerdicts';
 import { withTimeout } from '../util/withTimeout';
@@ -107,10 +108,15 @@ async function initialize(server: ServerSettings, st: ServerTransport, o: OpenCl
   o.onTransport(st);
   const features = featuresFor(o.features ?? [], server);
   const cache = o.cache ? { responseCacheStore: o.cache.store, cachePartition: o.cache.partition } : {};
-  const client = new Client(o.clientInfo, { capabilities: mergeCapabilities(features), versionNegotiation: { mode: negotiationMode(server.protocol) }, ...cache });
+  // Every call follows tasks (mcp/call): the extension is declared, and its answers reach the call.
+  const client = new Client(o.clientInfo, {
+    capabilities: mergeCapabilities([...features, TASKS_EXTENSION_FEATURE]),
+    versionNegotiation: { mode: negotiationMode(server.protocol) },
+    ...cache,
+  });
   for (const f of features) f.install(client, server);
   try {
-    await client.connect(transport, { timeout: o.timeoutMs, ...(prior ? { prior } : {}) });
+    await client.connect(acceptTaskResults(transport), { timeout: o.timeoutMs, ...(prior ? { prior } : {}) });
   } catch (e) {
     // Closing may take seconds (a server that ignores stdin EOF and SIGTERM): the caller awaits the
     // same close (a transport's close is one sequence) after reporting the failure it got.

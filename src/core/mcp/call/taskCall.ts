@@ -4,12 +4,15 @@ import type { CallProgress } from '../callProgress';
 
 /** How long the host waits for the answer to `tasks/cancel` before it gives up on it. */
 const CANCEL_TIMEOUT_MS = 5000;
-/** Between two `tasks/get` when the server names no `pollInterval`. */
+/** Between two `tasks/get` when the server names no poll interval. */
 const DEFAULT_POLL_MS = 1000;
-/** Never poll faster than this, whatever the server asks. */
+/** Never poll faster than this, whatever the server asks… */
 const MIN_POLL_MS = 50;
+/** …nor wait longer between two polls (the call's clock still ends the task). */
+const MAX_POLL_MS = 60_000;
 
-const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
+/** The statuses after which a task changes no more (both eras). */
+export const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 
 /**
  * Whether a call of `tool` runs as a task (protocol 2025-11-25): the tool requires it
@@ -41,13 +44,10 @@ export interface TaskCallOptions {
 export async function callToolAsTask(client: Client, name: string, args: Record<string, unknown>, o: TaskCallOptions): Promise<Record<string, unknown>> {
   const request = { timeout: o.requestTimeoutMs, signal: o.signal };
   let task: Task | undefined;
-  let last: Pick<Task, 'status' | 'statusMessage'> | undefined;
+  const report = statusReporter(o.onProgress);
   const seen = (t: Task) => {
     task = t;
-    if (t.status !== last?.status || t.statusMessage !== last?.statusMessage) {
-      o.onProgress({ taskStatus: t.status, ...(t.statusMessage ? { message: t.statusMessage } : {}) });
-    }
-    last = t;
+    report(t);
   };
   try {
     const created = await client.request({ method: 'tools/call', params: { name, arguments: args, task: {} } }, AnyObjectSchema, {
@@ -56,15 +56,13 @@ export async function callToolAsTask(client: Client, name: string, args: Record<
     });
     seen(readTask(created.task, 'tools/call'));
     while (!TERMINAL.has(task!.status) && task!.status !== 'input_required') {
-      await sleep(Math.max(MIN_POLL_MS, task!.pollInterval ?? DEFAULT_POLL_MS), o.signal);
+      await sleep(pollDelay(task!.pollInterval), o.signal);
       seen(readTask(await client.request({ method: 'tasks/get', params: { taskId: task!.taskId } }, AnyObjectSchema, request), 'tasks/get'));
     }
-    if (task!.status === 'cancelled') throw new Error(`task ${task!.taskId} was cancelled by the server${statusText(task!)}`);
+    if (task!.status === 'cancelled') throw cancelledByServer(task!);
     return await client.request({ method: 'tasks/result', params: { taskId: task!.taskId } }, AnyObjectSchema, request);
   } catch (e) {
-    if (task && o.signal.aborted && !TERMINAL.has(task.status)) {
-      await client.request({ method: 'tasks/cancel', params: { taskId: task.taskId } }, AnyObjectSchema, { timeout: CANCEL_TIMEOUT_MS }).catch(() => undefined);
-    }
+    if (task && o.signal.aborted && !TERMINAL.has(task.status)) await cancelTask(client, task.taskId);
     if (o.signal.aborted) throw o.signal.reason;
     // A failed task whose result cannot be read: its status says why.
     if (task?.status === 'failed') throw new Error(`task ${task.taskId} failed${statusText(task)}`, { cause: e });
@@ -82,12 +80,45 @@ function readTask(value: unknown, method: string): Task {
   return t as Task;
 }
 
-function statusText(t: Pick<Task, 'statusMessage'>): string {
+export function statusText(t: { readonly statusMessage?: string }): string {
   return t.statusMessage ? `: ${t.statusMessage}` : '';
 }
 
+/** A task the server ended as "cancelled" although the host did not ask it to. */
+export function cancelledByServer(t: { readonly taskId: string; readonly statusMessage?: string }): Error {
+  return new Error(`task ${t.taskId} was cancelled by the server${statusText(t)}`);
+}
+
+/**
+ * A listener of a task's status as the call's progress: only a change of status or message is
+ * reported (each one restarts the call's clock, see resetTimeoutOnProgress), not every poll.
+ */
+export function statusReporter(onProgress: (p: CallProgress) => void): (t: { readonly status: string; readonly statusMessage?: string }) => void {
+  let last: { status: string; statusMessage?: string } | undefined;
+  return (t) => {
+    if (t.status !== last?.status || t.statusMessage !== last?.statusMessage) {
+      onProgress({ taskStatus: t.status, ...(t.statusMessage ? { message: t.statusMessage } : {}) });
+    }
+    last = { status: t.status, statusMessage: t.statusMessage };
+  };
+}
+
+/** The wait before the next `tasks/get`: the server's interval, within the host's bounds. */
+export function pollDelay(serverMs: number | undefined): number {
+  return Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, serverMs ?? DEFAULT_POLL_MS));
+}
+
+/**
+ * Cooperative cancellation of a task the call gave up on (Stop, timeout): `tasks/cancel`, sent
+ * outside the call's aborted signal and awaited at most CANCEL_TIMEOUT_MS; its failure changes
+ * nothing about how the call ends.
+ */
+export async function cancelTask(client: Client, taskId: string): Promise<void> {
+  await client.request({ method: 'tasks/cancel', params: { taskId } }, AnyObjectSchema, { timeout: CANCEL_TIMEOUT_MS }).catch(() => undefined);
+}
+
 /** Wait `ms`, or reject with the signal's reason when it aborts first. */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
     const onAbort = () => {

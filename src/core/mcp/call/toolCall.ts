@@ -6,6 +6,7 @@ import type { ProgressListener } from '../callProgress';
 import { hostErrorText } from '../hostErrorResponse';
 import { httpStatusText, ServerUnreachableError } from '../transportErrorText';
 import { CallDeadline, type OpenCall } from './callDeadline';
+import { followTask } from './modernTaskCall';
 import { callToolAsTask, runsAsTask } from './taskCall';
 
 /** The call ran out of time here (not a server's own -32001): the server was told to cancel it. */
@@ -67,7 +68,8 @@ export interface ToolCallOptions {
  * timer is set never to fire first), sending (every call carries a `progressToken`, so servers
  * report progress: server-everything's long-running tool sends none without one), cancellation
  * (the clock's signal: the SDK sends `notifications/cancelled`, or on a modern HTTP connection
- * closes the request's response stream), a task-required tool run as a task (taskCall.ts), and
+ * closes the request's response stream), a task-required tool run as a task (legacy: taskCall.ts;
+ * 2026-07-28: a task the server answers with, modernTaskCall.ts), and
  * the result read leniently as any JSON object (the router reads it part by part: the SDK's strict
  * schema would reject a whole result for one unknown content block). A rejection is classified:
  * our own timeout (CallTimeoutError), the connection lost (ConnectionLostError), a server that
@@ -84,11 +86,13 @@ export async function sendToolCall(client: Client, tool: Tool | undefined, name:
       return await callToolAsTask(client, name, args, { signal: clock.signal, requestTimeoutMs: clock.sdkTimeoutMs, onProgress });
     }
     const meta = o.trace ? { _meta: { [TRACEPARENT_META_KEY]: traceparent(o.trace) } } : {};
-    return await client.request({ method: 'tools/call', params: { name, arguments: args, ...meta } }, AnyObjectSchema, {
+    const result = await client.request({ method: 'tools/call', params: { name, arguments: args, ...meta } }, AnyObjectSchema, {
       onprogress: (p) => onProgress({ progress: p.progress, total: p.total, message: p.message }),
       timeout: clock.sdkTimeoutMs,
       signal: clock.signal,
     });
+    // A 2026-07-28 server may answer with a task (the tasks extension): followed to its result.
+    return await followTask(client, result, { signal: clock.signal, requestTimeoutMs: clock.sdkTimeoutMs, onProgress });
   } catch (e) {
     const error = classifyCallError(e, o.timeoutMs, ctx);
     if (error instanceof ServerUnreachableError) ctx.unreachable?.(error.message);

@@ -23,7 +23,7 @@ describe('MCP Apps with the apps fixture', function () {
 
   it('declares the UI extension with the MIME type it renders', () => {
     const init = env.events('apps').find((e: Any) => e.event === 'initialize');
-    assert.deepEqual(init.capabilities.extensions, { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } });
+    assert.deepEqual(init.capabilities.extensions, { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] }, 'io.modelcontextprotocol/tasks': {} });
   });
 
   it('reads the view from _meta.ui or the deprecated flat key; a malformed visibility keeps the tool out, a malformed view URI only its view', () => {

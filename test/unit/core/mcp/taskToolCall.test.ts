@@ -7,6 +7,7 @@ import * as assert from 'node:assert/strict';
 import type { CallProgress } from '../../../../src/core/mcp/callProgress';
 import type { StdioServerSettings } from '../../../../src/core/settings/hostSettings';
 import { referenceServer, settings, useTestEnv, waitFor, type Any } from '../helpers';
+import { researchInStages, stopOnceReported } from './taskKit';
 
 describe('tools that run as tasks', function () {
   this.timeout(30_000);
@@ -17,12 +18,7 @@ describe('tools that run as tasks', function () {
 
   it('calls a task-required tool as a task: status messages as progress, then the result', async () => {
     const host = await hostWith(env.stdio('tasks', 'tasks'));
-    const seen: CallProgress[] = [];
-    const r = await host.call({ name: 'tasks__research', args: { steps: 3, stepMs: 150 }, onProgress: (p) => seen.push(p) });
-    assert.equal(r.outcome, 'ok', r.modelText);
-    assert.equal(r.modelText, 'researched 3 stages');
-    const messages = seen.map((p) => p.message);
-    for (const m of ['stage 1 of 3', 'stage 2 of 3', 'stage 3 of 3']) assert.ok(messages.includes(m), `${m} in ${JSON.stringify(seen)}`);
+    const seen = await researchInStages(host);
     assert.ok(seen.every((p) => p.taskStatus !== undefined));
     assert.equal(requests('tools/call').length, 1);
     assert.ok(requests('tasks/get').length >= 1, 'the client polled tasks/get');
@@ -69,12 +65,7 @@ describe('tools that run as tasks', function () {
 
   it('Stop cancels the task: outcome "cancelled" and tasks/cancel at the server', async () => {
     const host = await hostWith(env.stdio('tasks', 'tasks'));
-    const ac = new AbortController();
-    const seen: CallProgress[] = [];
-    const pending = host.call({ name: 'tasks__stuck', args: {}, signal: ac.signal, onProgress: (p) => seen.push(p) });
-    await waitFor('the task to run', () => seen.some((p) => p.message === 'thinking forever'));
-    ac.abort();
-    const r = await pending;
+    const r = await stopOnceReported(host, 'tasks__stuck', 'thinking forever');
     assert.equal(r.outcome, 'cancelled', r.modelText);
     assert.equal(requests('tasks/cancel').length, 1);
     await waitFor('the task to see its cancellation', () => env.events('tasks').some((e: Any) => e.event === 'taskCancelled'));

@@ -22,8 +22,8 @@ describe('elicitation: servers that ask the user', function () {
   it('declares form (with applyDefaults) and URL elicitation, sampling and roots with listChanged', async () => {
     await hostWith(requestPorts());
     const init = env.events('asks').find((e) => e.event === 'initialize');
-    const ui = { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } };
-    assert.deepEqual(init.capabilities, { elicitation: { form: { applyDefaults: true }, url: {} }, sampling: {}, roots: { listChanged: true }, extensions: ui });
+    const extensions = { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] }, 'io.modelcontextprotocol/tasks': {} };
+    assert.deepEqual(init.capabilities, { elicitation: { form: { applyDefaults: true }, url: {} }, sampling: {}, roots: { listChanged: true }, extensions });
   });
 
   it('a host without ports declares none of it (only the MCP Apps extension), and the server learns it cannot ask', async () => {
