@@ -5,6 +5,13 @@ import { negotiationMode, priorOf, type EraVerdictStore } from './eraVerdicts';
 import { withTimeout } from '../util/withTimeout';
 import type { ServerTransport, TransportFactory, TransportHooks } from './serverTransport';
 
+/**
+ * How many times one request (tools/call, prompts/get, resources/read) of a 2026-07-28 server may
+ * answer `input_required` before the host gives up on it: each round asks the person (or the
+ * policy) again, so a server that never stops asking must not keep them answering.
+ */
+export const MRTR_MAX_ROUNDS = 10;
+
 export interface OpenedClient {
   readonly client: Client;
   readonly transport: ServerTransport;
@@ -103,7 +110,13 @@ async function initialize(server: ServerSettings, st: ServerTransport, o: OpenCl
   if (o.abandoned?.()) throw new Error('the server was stopped while starting');
   o.onTransport(st);
   const features = featuresFor(o.features ?? [], server);
-  const client = new Client(o.clientInfo, { capabilities: mergeCapabilities(features), versionNegotiation: { mode: negotiationMode(server.protocol) } });
+  const client = new Client(o.clientInfo, {
+    capabilities: mergeCapabilities(features),
+    versionNegotiation: { mode: negotiationMode(server.protocol) },
+    // MRTR (2026-07-28): the SDK fulfils input_required through the handlers the features installed
+    // (the host's decision path), retrying with the answers; a server that keeps asking is stopped.
+    inputRequired: { autoFulfill: true, maxRounds: MRTR_MAX_ROUNDS },
+  });
   for (const f of features) f.install(client, server);
   try {
     await client.connect(transport, { timeout: o.timeoutMs, ...(prior ? { prior } : {}) });

@@ -9,6 +9,7 @@ import { wireNotifications } from './clientNotifications';
 import { CoalescedRefresh } from './coalescedRefresh';
 import { ConnectionState, whenStateSettles, type ServerInfo } from './connectionState';
 import { discoverTools, newProblems } from './listAllTools';
+import { mirrorsHeaders } from './headerAnnotations';
 import { LiveConnection } from './liveConnection';
 import { featuresSettled, openClient } from './openClient';
 import { RestartSchedule } from './restartBackoff';
@@ -249,7 +250,8 @@ export class ServerConnection {
     if (!client) return;
     const stopAfter = this.listUntil;
     this.listUntil = undefined;
-    const listed = await discoverTools(client, { timeoutMs: this.options.settings.connectTimeoutMs, stopAfter }, this.redactor);
+    const headers = mirrorsHeaders(client, this.live!.transport.kind);
+    const listed = await discoverTools(client, { timeoutMs: this.options.settings.connectTimeoutMs, stopAfter, headers }, this.redactor);
     if (gen !== this.generation) return;
     for (const p of newProblems(this._toolProblems, listed.problems)) this.options.logger.warn(`[${this.name}] ${p.message}`);
     this._toolProblems = listed.problems;

@@ -1,8 +1,11 @@
-import { ProtocolError, SdkError, SdkErrorCode, type Client, type Tool } from '@modelcontextprotocol/client';
+import { ProtocolError, SdkError, SdkErrorCode, type Client, type Progress, type Tool } from '@modelcontextprotocol/client';
 import { DEFAULTS } from '../../settings/hostSettings';
 import { AnyObjectSchema } from '../anyObjectSchema';
 import type { ProgressListener } from '../callProgress';
+import { headerAnnotations } from '../headerAnnotations';
 import { hostErrorText } from '../hostErrorResponse';
+import { listAllTools } from '../listAllTools';
+import { HEADER_MISMATCH, protocolErrorText } from '../protocolErrorText';
 import { httpStatusText, ServerUnreachableError } from '../transportErrorText';
 import { CallDeadline, type OpenCall } from './callDeadline';
 import { callToolAsTask, runsAsTask } from './taskCall';
@@ -44,6 +47,8 @@ export interface CallContext {
   readonly clocks?: CallClocks;
   /** A call found the server cannot be reached (ServerUnreachableError): the connection is lost. */
   readonly unreachable?: (reason: string) => void;
+  /** A call found the host's tool definitions out of date (a 2026-07-28 header mismatch): list them again. */
+  readonly toolsStale?: () => void;
 }
 
 export interface ToolCallOptions {
@@ -80,11 +85,22 @@ export async function sendToolCall(client: Client, tool: Tool | undefined, name:
     if (runsAsTask(tool, client.getServerCapabilities())) {
       return await callToolAsTask(client, name, args, { signal: clock.signal, requestTimeoutMs: clock.sdkTimeoutMs, onProgress });
     }
-    return await client.request({ method: 'tools/call', params: { name, arguments: args } }, AnyObjectSchema, {
-      onprogress: (p) => onProgress({ progress: p.progress, total: p.total, message: p.message }),
-      timeout: clock.sdkTimeoutMs,
-      signal: clock.signal,
-    });
+    const send = (definition: Tool | undefined) => sendOnce(client, definition, name, args, clock, onProgress);
+    try {
+      return await send(tool);
+    } catch (e) {
+      if (!(e instanceof ProtocolError && e.code === HEADER_MISMATCH) || clock.signal.aborted) throw e;
+      // 2026-07-28: the server's tool definition no longer matches the headers sent (its x-mcp-header
+      // declarations changed): list the tool again, once, and retry with what the server lists now.
+      ctx.toolsStale?.();
+      const relisted = await listAllTools(client, { timeoutMs: o.timeoutMs, signal: clock.signal, stopAfter: name, headers: true });
+      try {
+        return await send(relisted.tools[0]);
+      } catch (again) {
+        if (again instanceof ProtocolError && again.code === HEADER_MISMATCH) throw new Error(`${protocolErrorText(again, ctx.server)} (again after the host listed the tool anew)`);
+        throw again;
+      }
+    }
   } catch (e) {
     const error = classifyCallError(e, o.timeoutMs, ctx);
     if (error instanceof ServerUnreachableError) ctx.unreachable?.(error.message);
@@ -92,6 +108,45 @@ export async function sendToolCall(client: Client, tool: Tool | undefined, name:
   } finally {
     clock.end();
   }
+}
+
+/**
+ * One `tools/call` on the call's clock. On a 2026-07-28 connection a tool whose arguments are
+ * mirrored into `Mcp-Param-*` headers (valid `x-mcp-header` declarations) goes through the SDK's
+ * callTool, which does the mirroring from the definition given (without its outputSchema: the
+ * router checks structured output); every other call is read leniently (AnyObjectSchema).
+ * MRTR rounds happen inside either: the SDK answers each input request through the host's handlers.
+ */
+function sendOnce(client: Client, tool: Tool | undefined, name: string, args: Record<string, unknown>, clock: OpenCall, onProgress: (p: Progress) => void): Promise<Record<string, unknown>> {
+  const options = {
+    // The SDK reports each MRTR round as progress of its own: not the server's, so it restarts no clock.
+    onprogress: (p: Progress) => void (isRoundProgress(p) || onProgress({ progress: p.progress, total: p.total, message: p.message })),
+    timeout: clock.sdkTimeoutMs,
+    signal: clock.signal,
+  };
+  if (tool && client.getProtocolEra() === 'modern' && mirrored(tool)) {
+    return client.callTool({ name, arguments: args }, { ...options, toolDefinition: { ...tool, outputSchema: undefined } }) as Promise<Record<string, unknown>>;
+  }
+  return client.request({ method: 'tools/call', params: { name, arguments: args } }, AnyObjectSchema, options);
+}
+
+/** Whether a tool's calls carry `Mcp-Param-*` headers (checked once per listed definition). */
+const mirroredTools = new WeakMap<Tool, boolean>();
+function mirrored(tool: Tool): boolean {
+  let known = mirroredTools.get(tool);
+  if (known === undefined) {
+    const found = headerAnnotations(tool.inputSchema);
+    mirroredTools.set(tool, (known = found.count > 0 && !found.problem));
+  }
+  return known;
+}
+
+/**
+ * The progress SDK v2 reports itself once per MRTR round ("Fulfilling input required by
+ * 'tools/call' (round 2)"); its wording is checked by the SDK contract test.
+ */
+export function isRoundProgress(p: Progress): boolean {
+  return p.total === undefined && typeof p.message === 'string' && /^Fulfilling input required by '[^']*' \(round \d+\)$/.test(p.message);
 }
 
 export function classifyCallError(e: unknown, timeoutMs: number, ctx: CallContext): unknown {
@@ -104,8 +159,17 @@ export function classifyCallError(e: unknown, timeoutMs: number, ctx: CallContex
     }
     if (e.code === SdkErrorCode.ConnectionClosed && ctx.closed()) return new ConnectionLostError();
   }
-  if (e instanceof ProtocolError) return hostErrorText(e) !== undefined ? new Error(hostErrorText(e)) : e;
+  if (e instanceof SdkError && e.code === SdkErrorCode.InputRequiredRoundsExceeded) {
+    // Its data holds the server's last requestState, which is never logged: a new error without it.
+    return new Error(`server${ctx.server ? ` "${ctx.server}"` : ''} still asked for input after ${roundsOf(e)} rounds; the host stops a call there (each round asks again)`);
+  }
+  if (e instanceof ProtocolError) return hostErrorText(e) !== undefined ? new Error(hostErrorText(e)) : new Error(protocolErrorText(e, ctx.server), { cause: e });
   if (e instanceof ServerUnreachableError) return e;
   const status = httpStatusText(e, ctx.url);
   return status !== undefined ? new Error(status, { cause: e }) : e;
+}
+
+function roundsOf(e: SdkError): number | string {
+  const rounds = (e.data as { rounds?: unknown } | undefined)?.rounds;
+  return typeof rounds === 'number' ? rounds : 'the maximum of';
 }
