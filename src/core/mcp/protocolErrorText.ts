@@ -1,4 +1,4 @@
-import { ProtocolErrorCode, type ProtocolError } from '@modelcontextprotocol/client';
+import { ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { isPlainObject } from '../settings/isPlainObject';
 
 /**
@@ -47,6 +47,22 @@ export function protocolErrorText(e: ProtocolError, server?: string): string {
     default:
       return `${who} answered with ${code}${own}`;
   }
+}
+
+/**
+ * What a person reads for a server's failure of a request (tools/call, prompts/get, resources/read):
+ * a JSON-RPC error (protocolErrorText) or a 2026-07-28 server that kept asking for input past the
+ * round cap; undefined for anything else. The round cap's SdkError carries the server's last
+ * requestState in its data, which is never logged: only this text goes on.
+ */
+export function serverErrorText(e: unknown, server?: string): string | undefined {
+  if (e instanceof ProtocolError) return protocolErrorText(e, server);
+  if (e instanceof SdkError && e.code === SdkErrorCode.InputRequiredRoundsExceeded) {
+    const rounds = (e.data as { rounds?: unknown } | undefined)?.rounds;
+    const who = server ? `server "${server}"` : 'the server';
+    return `${who} still asked for input after ${typeof rounds === 'number' ? rounds : 'the most'} rounds; the host stops a request there (each round asks again)`;
+  }
+  return undefined;
 }
 
 function listed(names: readonly string[] | undefined): string {

@@ -202,7 +202,12 @@ export class ServerConnection {
       }).finally(() => {
         if (this.pendingTransport === transport) this.pendingTransport = undefined;
       });
-      const live = new LiveConnection(opened.client, opened.transport, url, (reason) => this.onLost(live, reason), { server: this.name, clocks: this.options.calls });
+      const live = new LiveConnection(opened.client, opened.transport, url, (reason) => this.onLost(live, reason), {
+        server: this.name,
+        clocks: this.options.calls,
+        // A call met a header mismatch: the server's tools changed without a list_changed; read them again.
+        toolsStale: () => gen === this.generation && !this.closed && this.refresh.soon(),
+      });
       if (gen !== this.generation) return live.close();
       this.live = live;
       const info = this.listen(live, gen, opened.protocolVersion);

@@ -5,7 +5,7 @@ import type { ProgressListener } from '../callProgress';
 import { headerAnnotations } from '../headerAnnotations';
 import { hostErrorText } from '../hostErrorResponse';
 import { listAllTools } from '../listAllTools';
-import { HEADER_MISMATCH, protocolErrorText } from '../protocolErrorText';
+import { HEADER_MISMATCH, protocolErrorText, serverErrorText } from '../protocolErrorText';
 import { httpStatusText, ServerUnreachableError } from '../transportErrorText';
 import { CallDeadline, type OpenCall } from './callDeadline';
 import { callToolAsTask, runsAsTask } from './taskCall';
@@ -74,7 +74,9 @@ export interface ToolCallOptions {
  * schema would reject a whole result for one unknown content block). A rejection is classified:
  * our own timeout (CallTimeoutError), the connection lost (ConnectionLostError), a server that
  * cannot be reached (ServerUnreachableError), an HTTP status; a server's JSON-RPC error (any code)
- * stays a ProtocolError with the server's message.
+ * becomes its words naming the code (protocolErrorText, the ProtocolError as cause), and a 2026-07-28
+ * server that kept asking for input past MRTR_MAX_ROUNDS says so (without its requestState). A
+ * header mismatch (-32020) is answered by listing the tool again and retrying once.
  */
 export async function sendToolCall(client: Client, tool: Tool | undefined, name: string, args: Record<string, unknown>, o: ToolCallOptions, ctx: CallContext): Promise<Record<string, unknown>> {
   const reset = o.resetTimeoutOnProgress ?? DEFAULTS.resetTimeoutOnProgress;
@@ -97,7 +99,7 @@ export async function sendToolCall(client: Client, tool: Tool | undefined, name:
       try {
         return await send(relisted.tools[0]);
       } catch (again) {
-        if (again instanceof ProtocolError && again.code === HEADER_MISMATCH) throw new Error(`${protocolErrorText(again, ctx.server)} (again after the host listed the tool anew)`);
+        if (again instanceof ProtocolError && again.code === HEADER_MISMATCH) throw new Error(`${protocolErrorText(again, ctx.server)} (again after the host listed the tool anew)`, { cause: again });
         throw again;
       }
     }
@@ -159,17 +161,12 @@ export function classifyCallError(e: unknown, timeoutMs: number, ctx: CallContex
     }
     if (e.code === SdkErrorCode.ConnectionClosed && ctx.closed()) return new ConnectionLostError();
   }
-  if (e instanceof SdkError && e.code === SdkErrorCode.InputRequiredRoundsExceeded) {
-    // Its data holds the server's last requestState, which is never logged: a new error without it.
-    return new Error(`server${ctx.server ? ` "${ctx.server}"` : ''} still asked for input after ${roundsOf(e)} rounds; the host stops a call there (each round asks again)`);
-  }
-  if (e instanceof ProtocolError) return hostErrorText(e) !== undefined ? new Error(hostErrorText(e)) : new Error(protocolErrorText(e, ctx.server), { cause: e });
+  if (e instanceof ProtocolError && hostErrorText(e) !== undefined) return new Error(hostErrorText(e));
+  // A server's JSON-RPC error, or too many MRTR rounds (whose data, the server's requestState, is left behind).
+  const text = serverErrorText(e, ctx.server);
+  if (text !== undefined) return new Error(text, e instanceof ProtocolError ? { cause: e } : undefined);
   if (e instanceof ServerUnreachableError) return e;
   const status = httpStatusText(e, ctx.url);
   return status !== undefined ? new Error(status, { cause: e }) : e;
 }
 
-function roundsOf(e: SdkError): number | string {
-  const rounds = (e.data as { rounds?: unknown } | undefined)?.rounds;
-  return typeof rounds === 'number' ? rounds : 'the maximum of';
-}
