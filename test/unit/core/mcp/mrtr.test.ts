@@ -76,28 +76,27 @@ for (const kind of ['stdio', 'http'] as const) {
       assert.equal(requestRecords(kit.audit, 'elicitation')[0].outcome, 'declined');
     });
 
-    it('confirm_action: mcpHost.elicitation does not allow the server: declined by policy, the person is never asked', async () => {
+    /** confirm_action under `partial`: declined by the policy (the server hears a decline), the person never asked. */
+    async function refusedByPolicy(partial: Partial<HostSettings>, reason: RegExp) {
       const kit = requestPorts();
-      const { h } = await host(kit, { elicitation: { servers: ['someone-else'], roles: {} } });
+      const { h } = await host(kit, partial);
       const r = await h.call({ name: 'modern__confirm_action', args: { action: 'deploy' } });
       assert.equal(r.modelText, 'declined: deploy');
       assert.equal(kit.prompter.forms.length, 0);
-      const [record] = requestRecords(kit.audit, 'elicitation');
-      assert.equal(record.outcome, 'denied');
-      assert.equal(record.decidedBy, 'policy');
-      assert.match(record.reason ?? '', /mcpHost\.elicitation does not allow server "modern"/);
+      const records = requestRecords(kit.audit, 'elicitation');
+      assert.deepEqual(
+        records.map((x) => [x.outcome, x.decidedBy]),
+        [['denied', 'policy']],
+      );
+      assert.match(records[0].reason ?? '', reason);
+    }
+
+    it('confirm_action: mcpHost.elicitation does not allow the server: declined by policy, the person is never asked', async () => {
+      await refusedByPolicy({ elicitation: { servers: ['someone-else'], roles: {} } }, /^mcpHost\.elicitation does not allow server "modern"$/);
     });
 
     it('confirm_action under a role whose elicitation list is empty: refused by policy', async () => {
-      const kit = requestPorts();
-      const { h } = await host(kit, { roles: [role('locked')], activeRole: 'locked', elicitation: { servers: ['*'], roles: { locked: [] } } });
-      const r = await h.call({ name: 'modern__confirm_action', args: { action: 'deploy' } });
-      assert.equal(r.modelText, 'declined: deploy');
-      assert.equal(kit.prompter.forms.length, 0);
-      const [record] = requestRecords(kit.audit, 'elicitation');
-      assert.equal(record.outcome, 'denied');
-      assert.equal(record.role, 'locked');
-      assert.match(record.reason ?? '', /role "locked"/);
+      await refusedByPolicy({ roles: [role('locked')], activeRole: 'locked', elicitation: { servers: ['*'], roles: { locked: [] } } }, /^mcpHost\.elicitation does not allow server "modern" \(role "locked"\)$/);
     });
 
     it('summarize: sampling allowed by mcpHost.sampling reaches the sampler, its text reaches the server', async () => {
