@@ -1,6 +1,7 @@
 import { ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import type { ContextOutcome } from '../audit/auditRecord';
 import { ConnectionState } from '../mcp/connectionState';
+import { serverErrorText } from '../mcp/protocolErrorText';
 import type { ServerConnection } from '../mcp/serverConnection';
 import { errorText } from '../util/errorText';
 
@@ -40,7 +41,7 @@ export function classifyFailure(e: unknown, signal: AbortSignal | undefined, tim
   if (signal?.aborted) return { outcome: 'cancelled', text: 'cancelled by the user' };
   if (e instanceof SdkError && e.code === SdkErrorCode.RequestTimeout) return { outcome: 'timeout', text: `no answer within ${timeoutMs} ms` };
   if (e instanceof ProtocolError && isResourceNotFound(e)) return { outcome: 'notFound', text: redact(errorText(e)) };
-  return { outcome: 'error', text: redact(errorText(e)) };
+  return { outcome: 'error', text: redact(serverErrorText(e) ?? errorText(e)) };
 }
 
 /** Milliseconds since `started`, one decimal. */

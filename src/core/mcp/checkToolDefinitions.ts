@@ -3,6 +3,7 @@ import { ToolSchema } from '@modelcontextprotocol/core';
 import { schemaProblem } from '../tools/jsonSchemaCompilers';
 import { isPlainObject } from '../settings/isPlainObject';
 import { inspectToolUi } from '../apps/toolUi';
+import { headerAnnotations } from './headerAnnotations';
 
 /** Something wrong with one tool a server lists: the tool is not loaded, or loaded without a part. */
 export interface ToolDefinitionProblem {
@@ -23,18 +24,26 @@ const OPTIONAL_PARTS = new Set(['description', 'title', 'annotations', 'icons', 
  * valid JSON Schema of `"type": "object"`; a malformed optional part (description, annotations…)
  * is dropped. Returns the usable tools and one problem per dropped tool or part.
  */
-export function checkToolDefinitions(raw: readonly unknown[], offset = 0): { tools: Tool[]; problems: ToolDefinitionProblem[] } {
+export function checkToolDefinitions(raw: readonly unknown[], offset = 0, o: CheckOptions = {}): { tools: Tool[]; problems: ToolDefinitionProblem[] } {
   const tools: Tool[] = [];
   const problems: ToolDefinitionProblem[] = [];
   raw.forEach((entry, i) => {
-    const r = checkOne(entry, offset + i);
+    const r = checkOne(entry, offset + i, o);
     if (r.tool) tools.push(r.tool);
     problems.push(...r.problems);
   });
   return { tools, problems };
 }
 
-function checkOne(entry: unknown, index: number): { tool?: Tool; problems: ToolDefinitionProblem[] } {
+export interface CheckOptions {
+  /**
+   * The connection mirrors arguments into HTTP headers (2026-07-28 over Streamable HTTP): a tool whose
+   * `x-mcp-header` declarations break the spec's rules cannot be called correctly and is not loaded.
+   */
+  readonly headers?: boolean;
+}
+
+function checkOne(entry: unknown, index: number, o: CheckOptions): { tool?: Tool; problems: ToolDefinitionProblem[] } {
   if (!isPlainObject(entry)) return reject(`#${index + 1}`, `entry ${index + 1} of tools/list is not an object`);
   const name = entry.name;
   if (typeof name !== 'string' || name === '') {
@@ -45,6 +54,8 @@ function checkOne(entry: unknown, index: number): { tool?: Tool; problems: ToolD
     const why = schemaShapeProblem(entry[key]);
     if (why) return reject(name, `tool "${name}" is not loaded: its ${key} ${why}`);
   }
+  const headers = o.headers ? headerAnnotations(entry.inputSchema).problem : undefined;
+  if (headers) return reject(name, `tool "${name}" is not loaded: its inputSchema's header annotation is invalid: ${headers}`);
   const problems: ToolDefinitionProblem[] = [];
   let candidate: Record<string, unknown> = entry;
   for (let attempt = 0; attempt < 2; attempt++) {

@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/client';
 import type { Tool } from '@modelcontextprotocol/client';
 import type { SecretRedactor } from '../audit/secretRedactor';
-import { checkToolDefinitions, type ToolDefinitionProblem } from './checkToolDefinitions';
+import { checkToolDefinitions, type CheckOptions, type ToolDefinitionProblem } from './checkToolDefinitions';
 import { AnyObjectSchema } from './anyObjectSchema';
 import { isPlainObject } from '../settings/isPlainObject';
 
@@ -24,6 +24,8 @@ export interface ListOptions {
    * tool (and the problems of entries of that name). The other entries are neither checked nor kept.
    */
   readonly stopAfter?: string;
+  /** Leave out tools with invalid `x-mcp-header` declarations: the connection mirrors arguments into HTTP headers (mirrorsHeaders). */
+  readonly headers?: boolean;
 }
 
 /**
@@ -40,6 +42,7 @@ export async function listAllTools(client: Client, options: ListOptions): Promis
   let listed = 0;
   let ttlMs: number | undefined;
   const done = () => ({ tools, problems, ...(ttlMs !== undefined ? { ttlMs } : {}) });
+  const check = { headers: options.headers };
   for (let page = 0; page < MAX_TOOL_PAGES; page++) {
     const result = await client.request({ method: 'tools/list', params: cursor === undefined ? undefined : { cursor } }, AnyObjectSchema, {
       timeout: options.timeoutMs,
@@ -47,7 +50,7 @@ export async function listAllTools(client: Client, options: ListOptions): Promis
     });
     if (!Array.isArray(result.tools)) throw new Error(`tools/list answered without a "tools" array (page ${page + 1})`);
     if (page === 0 && typeof result.ttlMs === 'number' && Number.isFinite(result.ttlMs)) ttlMs = result.ttlMs;
-    const checked = options.stopAfter === undefined ? checkToolDefinitions(result.tools, listed) : checkNamed(result.tools, listed, options.stopAfter);
+    const checked = options.stopAfter === undefined ? checkToolDefinitions(result.tools, listed, check) : checkNamed(result.tools, listed, options.stopAfter, check);
     listed += result.tools.length;
     for (const t of checked.tools) tools.push(t);
     for (const p of checked.problems) problems.push(p);
@@ -65,12 +68,12 @@ export async function listAllTools(client: Client, options: ListOptions): Promis
 }
 
 /** Only the entries named `name` of a page, each checked as checkToolDefinitions would (same problems, same index). */
-function checkNamed(page: readonly unknown[], offset: number, name: string): ReturnType<typeof checkToolDefinitions> {
+function checkNamed(page: readonly unknown[], offset: number, name: string, check: CheckOptions): ReturnType<typeof checkToolDefinitions> {
   const tools: Tool[] = [];
   const problems: ToolDefinitionProblem[] = [];
   page.forEach((entry, i) => {
     if (!isPlainObject(entry) || entry.name !== name) return;
-    const checked = checkToolDefinitions([entry], offset + i);
+    const checked = checkToolDefinitions([entry], offset + i, check);
     for (const t of checked.tools) tools.push(t);
     for (const p of checked.problems) problems.push(p);
   });

@@ -26,7 +26,7 @@ export class LiveConnection {
     url: string | undefined,
     private readonly onLost: (reason: string) => void,
     /** The server's name and the clocks of its calls (ServerCalls); without them a CallDeadline is a call's clock. */
-    calls?: { readonly server: string; readonly clocks?: CallClocks },
+    calls?: { readonly server: string; readonly clocks?: CallClocks; readonly toolsStale?: () => void },
   ) {
     if (url) this.liveness = new LivenessWatch(url, (error) => this.lost(unreachableError(url, error).message));
     this.context = {
@@ -35,6 +35,7 @@ export class LiveConnection {
       server: calls?.server,
       clocks: calls?.clocks,
       unreachable: (reason) => this.lost(reason),
+      toolsStale: calls?.toolsStale,
     };
   }
 

@@ -6,6 +6,13 @@ import { negotiationMode, priorOf, type EraVerdictStore } from './eraVerdicts';
 import { withTimeout } from '../util/withTimeout';
 import type { ServerTransport, TransportFactory, TransportHooks } from './serverTransport';
 
+/**
+ * How many times one request (tools/call, prompts/get, resources/read) of a 2026-07-28 server may
+ * answer `input_required` before the host gives up on it: each round asks the person (or the
+ * policy) again, so a server that never stops asking must not keep them answering.
+ */
+export const MRTR_MAX_ROUNDS = 10;
+
 export interface OpenedClient {
   readonly client: Client;
   readonly transport: ServerTransport;
@@ -112,6 +119,9 @@ async function initialize(server: ServerSettings, st: ServerTransport, o: OpenCl
   const client = new Client(o.clientInfo, {
     capabilities: mergeCapabilities([...features, TASKS_EXTENSION_FEATURE]),
     versionNegotiation: { mode: negotiationMode(server.protocol) },
+    // MRTR (2026-07-28): the SDK fulfils input_required through the handlers the features installed
+    // (the host's decision path), retrying with the answers; a server that keeps asking is stopped.
+    inputRequired: { autoFulfill: true, maxRounds: MRTR_MAX_ROUNDS },
     ...cache,
   });
   for (const f of features) f.install(client, server);

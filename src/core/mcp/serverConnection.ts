@@ -9,6 +9,7 @@ import { wireNotifications } from './clientNotifications';
 import { CoalescedRefresh } from './coalescedRefresh';
 import { ConnectionState, whenStateSettles, type ServerInfo } from './connectionState';
 import { discoverTools, newProblems } from './listAllTools';
+import { mirrorsHeaders } from './headerAnnotations';
 import { LiveConnection } from './liveConnection';
 import { featuresSettled, openClient } from './openClient';
 import { RestartSchedule } from './restartBackoff';
@@ -212,7 +213,12 @@ export class ServerConnection {
       }).finally(() => {
         if (this.pendingTransport === transport) this.pendingTransport = undefined;
       });
-      const live = new LiveConnection(opened.client, opened.transport, url, (reason) => this.onLost(live, reason), { server: this.name, clocks: this.options.calls });
+      const live = new LiveConnection(opened.client, opened.transport, url, (reason) => this.onLost(live, reason), {
+        server: this.name,
+        clocks: this.options.calls,
+        // A call met a header mismatch: the server's tools changed without a list_changed; read them again.
+        toolsStale: () => gen === this.generation && !this.closed && this.refresh.soon(),
+      });
       if (gen !== this.generation) return live.close();
       this.live = live;
       const info = this.listen(live, gen, opened.protocolVersion);
@@ -283,7 +289,8 @@ export class ServerConnection {
     this.listUntil = undefined;
     const fresh = cached && client.getServerCapabilities()?.tools ? this.cache.freshTools() : undefined;
     if (fresh) this.options.logger.debug(`[${this.name}] tools/list: ${fresh.tools.length} tools from the cache (the server's ttlMs)`);
-    const listed = fresh ?? (await discoverTools(client, { timeoutMs: this.options.settings.connectTimeoutMs, stopAfter }, this.redactor));
+    const headers = mirrorsHeaders(client, this.live!.transport.kind);
+    const listed = fresh ?? (await discoverTools(client, { timeoutMs: this.options.settings.connectTimeoutMs, stopAfter, headers }, this.redactor));
     if (gen !== this.generation) return;
     if (!fresh && stopAfter === undefined) this.cache.keepTools(listed, listed.ttlMs);
     for (const p of newProblems(this._toolProblems, listed.problems)) this.options.logger.warn(`[${this.name}] ${p.message}`);

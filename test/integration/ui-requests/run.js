@@ -66,10 +66,10 @@ async function main() {
 
   const tests = [
     {
-      name: 'before the servers first start, one dialog names each and its command; "Allow All" starts both',
+      name: 'before the servers first start, one dialog names each and its command; "Allow All" starts them',
       fn: async () => {
-        const asked = await ui.allowServers(page, ['asks', 'everything']);
-        assert.deepStrictEqual(Object.keys(asked).sort(), ['asks', 'everything']);
+        const asked = await ui.allowServers(page, ['asks', 'everything', 'modern']);
+        assert.deepStrictEqual(Object.keys(asked).sort(), ['asks', 'everything', 'modern']);
         assert.match(asked.asks, /MCP server "asks"/);
         assert.match(asked.asks, /command: node \S*\/test\/fixtures\/servers\/asks\.mjs/);
         assert.match(asked.everything, /MCP server "everything"/);
@@ -80,9 +80,9 @@ async function main() {
         // (`mcp-host lock --yes` wrote consent records by the flag, not kept; these are the person's, kept.)
         const consents = await ui.waitFor('both consent records of the editor', () => {
           const recs = ui.readJsonl(f.audit).filter((r) => r.kind === 'consent' && r.by.via === 'editor');
-          return recs.length >= 2 ? recs : undefined;
+          return recs.length >= 3 ? recs : undefined;
         });
-        assert.deepStrictEqual(consents.map((r) => [r.server, r.decision, r.remembered]).sort(), [['asks', 'allow', true], ['everything', 'allow', true]]);
+        assert.deepStrictEqual(consents.map((r) => [r.server, r.decision, r.remembered]).sort(), [['asks', 'allow', true], ['everything', 'allow', true], ['modern', 'allow', true]]);
       },
     },
     {
@@ -137,6 +137,28 @@ async function main() {
         assert.deepStrictEqual(JSON.parse(result), { action: 'decline' });
         await ui.waitForResponse(page, 'You declined.');
         assert.strictEqual(await page.locator('.quick-input-widget:visible').count(), 0);
+      },
+    },
+    {
+      name: 'a 2026-07-28 server asks inside its result (MRTR): the same modal and quick input, the answer reaches the server on the retry',
+      fn: async () => {
+        ui.setScript(f.modelScript, [{ toolCalls: [{ name: 'modern__confirm_action', input: { action: 'deploy' } }] }, { text: 'Deployed.' }]);
+        const since = mark();
+        await ui.sendChat(page, '@mcp deploy with confirmation');
+        const box = await ui.waitForDialog(page, 90000);
+        const text = await box.innerText();
+        assert.match(text, /MCP server "modern" asks you for information/);
+        assert.match(text, /Allow "deploy"\?/);
+        assert.match(text, /Asked during its tool call: confirm_action/);
+        await ui.clickDialogButton(page, 'Fill In…');
+        await qi.waitForQuickInput(page, /MCP server "modern" asks \(1\/1\)/);
+        await page.keyboard.press('Enter'); // "Yes", the first item of the yes/no pick list
+        const rec = await record(since, 'elicitation');
+        assert.deepStrictEqual([rec.outcome, rec.decidedBy, rec.server, rec.duringCall, rec.answer], ['accepted', 'user', 'modern', ['confirm_action'], { confirm: true }]);
+        await callRecord(since, 'modern__confirm_action');
+        const result = await ui.waitFor('the tool result for the model', () => toolResultIn(since, 1));
+        assert.strictEqual(result, 'confirmed: deploy');
+        await ui.waitForResponse(page, 'Deployed.');
       },
     },
     {

@@ -341,8 +341,10 @@ async function waitForDialog(page, timeout = 20000) {
 
 async function clickDialogButton(page, label) {
   const box = page.locator('.monaco-dialog-box');
+  const before = await box.innerText();
   await box.locator('.monaco-button', { hasText: new RegExp(`^${escapeRegExp(label)}$`) }).first().click();
-  await box.waitFor({ state: 'detached', timeout: 10000 });
+  // Closed, or already replaced by the next dialog (sampling's answer can follow its request at once).
+  await waitFor(`the dialog to close after "${label}"`, async () => (await box.count()) === 0 || (await box.innerText().catch(() => '')) !== before, { timeout: 10000 });
 }
 
 /**

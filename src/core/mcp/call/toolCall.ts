@@ -1,9 +1,12 @@
-import { ProtocolError, SdkError, SdkErrorCode, TRACEPARENT_META_KEY, type Client, type Tool } from '@modelcontextprotocol/client';
+import { ProtocolError, SdkError, SdkErrorCode, TRACEPARENT_META_KEY, type Client, type Progress, type Tool } from '@modelcontextprotocol/client';
 import { DEFAULTS } from '../../settings/hostSettings';
 import { traceparent, type TraceIds } from '../../util/traceContext';
 import { AnyObjectSchema } from '../anyObjectSchema';
 import type { ProgressListener } from '../callProgress';
+import { headerAnnotations } from '../headerAnnotations';
 import { hostErrorText } from '../hostErrorResponse';
+import { listAllTools } from '../listAllTools';
+import { HEADER_MISMATCH, protocolErrorText, serverErrorText } from '../protocolErrorText';
 import { httpStatusText, ServerUnreachableError } from '../transportErrorText';
 import { CallDeadline, type OpenCall } from './callDeadline';
 import { followTask } from './modernTaskCall';
@@ -46,6 +49,8 @@ export interface CallContext {
   readonly clocks?: CallClocks;
   /** A call found the server cannot be reached (ServerUnreachableError): the connection is lost. */
   readonly unreachable?: (reason: string) => void;
+  /** A call found the host's tool definitions out of date (a 2026-07-28 header mismatch): list them again. */
+  readonly toolsStale?: () => void;
 }
 
 export interface ToolCallOptions {
@@ -74,7 +79,9 @@ export interface ToolCallOptions {
  * schema would reject a whole result for one unknown content block). A rejection is classified:
  * our own timeout (CallTimeoutError), the connection lost (ConnectionLostError), a server that
  * cannot be reached (ServerUnreachableError), an HTTP status; a server's JSON-RPC error (any code)
- * stays a ProtocolError with the server's message.
+ * becomes its words naming the code (protocolErrorText, the ProtocolError as cause), and a 2026-07-28
+ * server that kept asking for input past MRTR_MAX_ROUNDS says so (without its requestState). A
+ * header mismatch (-32020) is answered by listing the tool again and retrying once.
  */
 export async function sendToolCall(client: Client, tool: Tool | undefined, name: string, args: Record<string, unknown>, o: ToolCallOptions, ctx: CallContext): Promise<Record<string, unknown>> {
   const reset = o.resetTimeoutOnProgress ?? DEFAULTS.resetTimeoutOnProgress;
@@ -85,14 +92,27 @@ export async function sendToolCall(client: Client, tool: Tool | undefined, name:
     if (runsAsTask(tool, client.getServerCapabilities())) {
       return await callToolAsTask(client, name, args, { signal: clock.signal, requestTimeoutMs: clock.sdkTimeoutMs, onProgress });
     }
-    const meta = o.trace ? { _meta: { [TRACEPARENT_META_KEY]: traceparent(o.trace) } } : {};
-    const result = await client.request({ method: 'tools/call', params: { name, arguments: args, ...meta } }, AnyObjectSchema, {
-      onprogress: (p) => onProgress({ progress: p.progress, total: p.total, message: p.message }),
-      timeout: clock.sdkTimeoutMs,
-      signal: clock.signal,
-    });
-    // A 2026-07-28 server may answer with a task (the tasks extension): followed to its result.
-    return await followTask(client, result, { signal: clock.signal, requestTimeoutMs: clock.sdkTimeoutMs, onProgress });
+    const meta = o.trace ? { [TRACEPARENT_META_KEY]: traceparent(o.trace) } : undefined;
+    const send = async (definition: Tool | undefined) => {
+      const result = await sendOnce(client, { tool: definition, name, args, meta }, clock, onProgress);
+      // A 2026-07-28 server may answer with a task (the tasks extension): followed to its result.
+      return followTask(client, result, { signal: clock.signal, requestTimeoutMs: clock.sdkTimeoutMs, onProgress });
+    };
+    try {
+      return await send(tool);
+    } catch (e) {
+      if (!(e instanceof ProtocolError && e.code === HEADER_MISMATCH) || clock.signal.aborted) throw e;
+      // 2026-07-28: the server's tool definition no longer matches the headers sent (its x-mcp-header
+      // declarations changed): list the tool again, once, and retry with what the server lists now.
+      ctx.toolsStale?.();
+      const relisted = await listAllTools(client, { timeoutMs: o.timeoutMs, signal: clock.signal, stopAfter: name, headers: true });
+      try {
+        return await send(relisted.tools[0]);
+      } catch (again) {
+        if (again instanceof ProtocolError && again.code === HEADER_MISMATCH) throw new Error(`${protocolErrorText(again, ctx.server)} (again after the host listed the tool anew)`, { cause: again });
+        throw again;
+      }
+    }
   } catch (e) {
     const error = classifyCallError(e, o.timeoutMs, ctx);
     if (error instanceof ServerUnreachableError) ctx.unreachable?.(error.message);
@@ -100,6 +120,55 @@ export async function sendToolCall(client: Client, tool: Tool | undefined, name:
   } finally {
     clock.end();
   }
+}
+
+/**
+ * One `tools/call` on the call's clock. On a 2026-07-28 connection a tool whose arguments are
+ * mirrored into `Mcp-Param-*` headers (valid `x-mcp-header` declarations) goes through the SDK's
+ * callTool, which does the mirroring from the definition given (without its outputSchema: the
+ * router checks structured output); every other call is read leniently (AnyObjectSchema).
+ * MRTR rounds happen inside either: the SDK answers each input request through the host's handlers.
+ */
+/** One `tools/call` as the host sends it: the tool's listed definition (for header mirroring) and the trace context. */
+interface OutgoingCall {
+  readonly tool: Tool | undefined;
+  readonly name: string;
+  readonly args: Record<string, unknown>;
+  readonly meta: Record<string, unknown> | undefined;
+}
+
+function sendOnce(client: Client, call: OutgoingCall, clock: OpenCall, onProgress: (p: Progress) => void): Promise<Record<string, unknown>> {
+  const { tool, name, args, meta } = call;
+  const params = { name, arguments: args, ...(meta ? { _meta: meta } : {}) };
+  const options = {
+    // The SDK reports each MRTR round as progress of its own: not the server's, so it restarts no clock.
+    onprogress: (p: Progress) => void (isRoundProgress(p) || onProgress({ progress: p.progress, total: p.total, message: p.message })),
+    timeout: clock.sdkTimeoutMs,
+    signal: clock.signal,
+  };
+  if (tool && client.getProtocolEra() === 'modern' && mirrored(tool)) {
+    return client.callTool(params, { ...options, toolDefinition: { ...tool, outputSchema: undefined } }) as Promise<Record<string, unknown>>;
+  }
+  return client.request({ method: 'tools/call', params }, AnyObjectSchema, options);
+}
+
+/** Whether a tool's calls carry `Mcp-Param-*` headers (checked once per listed definition). */
+const mirroredTools = new WeakMap<Tool, boolean>();
+function mirrored(tool: Tool): boolean {
+  let known = mirroredTools.get(tool);
+  if (known === undefined) {
+    const found = headerAnnotations(tool.inputSchema);
+    mirroredTools.set(tool, (known = found.count > 0 && !found.problem));
+  }
+  return known;
+}
+
+/**
+ * The progress SDK v2 reports itself once per MRTR round ("Fulfilling input required by
+ * 'tools/call' (round 2)"); its wording is checked by the SDK contract test.
+ */
+export function isRoundProgress(p: Progress): boolean {
+  return p.total === undefined && typeof p.message === 'string' && /^Fulfilling input required by '[^']*' \(round \d+\)$/.test(p.message);
 }
 
 export function classifyCallError(e: unknown, timeoutMs: number, ctx: CallContext): unknown {
@@ -112,8 +181,12 @@ export function classifyCallError(e: unknown, timeoutMs: number, ctx: CallContex
     }
     if (e.code === SdkErrorCode.ConnectionClosed && ctx.closed()) return new ConnectionLostError();
   }
-  if (e instanceof ProtocolError) return hostErrorText(e) !== undefined ? new Error(hostErrorText(e)) : e;
+  if (e instanceof ProtocolError && hostErrorText(e) !== undefined) return new Error(hostErrorText(e));
+  // A server's JSON-RPC error, or too many MRTR rounds (whose data, the server's requestState, is left behind).
+  const text = serverErrorText(e, ctx.server);
+  if (text !== undefined) return new Error(text, e instanceof ProtocolError ? { cause: e } : undefined);
   if (e instanceof ServerUnreachableError) return e;
   const status = httpStatusText(e, ctx.url);
   return status !== undefined ? new Error(status, { cause: e }) : e;
 }
+
