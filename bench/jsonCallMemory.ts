@@ -16,6 +16,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { nodeEnv } from '../test/fixtures/fixtureServers';
+import { baseline } from './baseline';
 import { compare, fmtCi, fmtMB, makeTempDir, ROOT, rotate, serverCommand, settle, type BenchResult, type Block } from './common';
 import { blockBootstrap, median, pooled, round } from './stats';
 import { CLI, cliEnv, reviewedWorkspace } from './sustainedSession';
@@ -94,16 +95,24 @@ function runCall(cli: string, args: readonly string[], minBytes: number, env: No
 export async function jsonCallMemory(opts: JsonCallMemoryOptions = JSON_CALL_MEMORY_DEFAULTS): Promise<BenchResult> {
   const tmp = makeTempDir('jsoncall');
   try {
-    const oldCli = buildOldCli(opts.oldRef, tmp.dir);
+    // --baseline: the old checkout's own CLI (see baseline.ts); otherwise the one built from oldRef.
+    const base = baseline();
+    const oldCli = base ? base.cli : buildOldCli(opts.oldRef, tmp.dir);
     const [command, ...args] = serverCommand('largeText');
-    const env = cliEnv(join(tmp.dir, 'config'));
-    const ws = reviewedWorkspace(
-      join(tmp.dir, 'ws'),
-      { 'mcpHost.servers': { large: { command, args, env: nodeEnv() } }, 'mcpHost.autoApprove': ['large/*'], 'mcpHost.audit.path': join(tmp.dir, 'audit.jsonl') },
-      env,
-    );
-    const call = (cli: string, tool: string, toolArgs: object, minBytes: number) =>
-      runCall(cli, ['call', `large__${tool}`, '--args', JSON.stringify(toolArgs), '--json', '--workspace', ws, '--yes'], minBytes, env, cli === CLI);
+    // Each CLI in a workspace and config of its own, reviewed by itself (`mcp-host lock`).
+    const workspace = (cli: string, name: string) => {
+      const env = cliEnv(join(tmp.dir, `config-${name}`));
+      const settings = { 'mcpHost.servers': { large: { command, args, env: nodeEnv() } }, 'mcpHost.autoApprove': ['large/*'], 'mcpHost.audit.path': join(tmp.dir, `audit-${name}.jsonl`) };
+      return { env, ws: reviewedWorkspace(join(tmp.dir, `ws-${name}`), settings, env, cli) };
+    };
+    const spaces = new Map([
+      [CLI, workspace(CLI, 'new')],
+      [oldCli, workspace(oldCli, 'old')],
+    ]);
+    const call = (cli: string, tool: string, toolArgs: object, minBytes: number) => {
+      const { env, ws } = spaces.get(cli)!;
+      return runCall(cli, ['call', `large__${tool}`, '--args', JSON.stringify(toolArgs), '--json', '--workspace', ws, '--yes'], minBytes, env, cli === CLI);
+    };
     const turn = (cli: string) => async (): Promise<Turn> => {
       const base = await call(cli, 'noop', {}, 2);
       // The document carries the text once (content; the model text is cut to the model's budget).
@@ -120,7 +129,7 @@ export async function jsonCallMemory(opts: JsonCallMemoryOptions = JSON_CALL_MEM
     const c = compare(blocks, (turns) => turns.map(growth));
     const multiple = (side: 'rawA' | 'rawB' | 'host') => (bs: readonly Block<Turn>[]) => median(pooled(bs, (b) => b[side].map(growth))) / opts.bytes;
     const mb = `${opts.bytes / 1e6} MB`;
-    const ref = opts.oldRef.slice(0, 12);
+    const ref = base ? base.commit : opts.oldRef.slice(0, 12);
     const oldRuns = blocks.flatMap((b) => [...b.rawA, ...b.rawB]);
     const cut = `; the old CLI's document was cut short (it exited before stdout drained) in ${oldRuns.filter((t) => t.cut).length} of its ${oldRuns.length} runs`;
     return {
