@@ -6,8 +6,9 @@
  *
  * Sides: "old" is dist/cli.js built from OLD_REF (the last commit before the stream; `git archive`
  * into a temp folder, built by that commit's own esbuild.js with this repository's node_modules),
- * run twice per block as the A/A pair; "new" is this repository's dist/cli.js (run `npm run build`
- * first). Each side's turn is two fresh processes against bench/servers/largeText.mjs in a workspace
+ * or with --baseline the old checkout's own dist/cli.js (bench/baseline.ts), run twice per block as
+ * the A/A pair; "new" is this repository's dist/cli.js (run `npm run build` first). Each CLI runs in
+ * a workspace and config of its own that it reviewed itself. Each side's turn is two fresh processes against bench/servers/largeText.mjs in a workspace
  * `mcp-host lock` reviewed: `call large__noop --json` (the baseline) and `call large__text --json`
  * of 50 MB; the figure is (peak RSS of the 50 MB call − peak RSS of the noop call) ÷ the result's
  * size, peak RSS read by bench/clients/peakRss.cjs (getrusage ru_maxrss). stdout is counted, not kept.
