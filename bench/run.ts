@@ -37,6 +37,7 @@ import { PARALLEL_START_DEFAULTS, parallelStart } from './parallelStart';
 import { REGISTRY_DEFAULTS, registryScale } from './registryScale';
 import { ROUTING_DEFAULTS, routingOverhead } from './routingOverhead';
 import { round } from './stats';
+import { SDK_COST_DEFAULTS, sdkCost } from './sdkCost';
 import { SUSTAINED_DEFAULTS, sustainedSession } from './sustainedSession';
 import { TELEMETRY_COST_DEFAULTS, telemetryBench } from './telemetryCost';
 import { measureToolBudget } from './toolBudget';
@@ -53,6 +54,7 @@ interface Bench {
 
 const BENCHES: readonly Bench[] = [
   { key: 'routing', title: 'Routing overhead', run: (q) => routingOverhead(q ? { ...ROUTING_DEFAULTS, blocks: 4, rounds: 50, warmup: 100, coldCalls: 50 } : ROUTING_DEFAULTS) },
+  { key: 'sdk', title: 'SDK cost (no target)', run: (q) => sdkCost(q ? { ...SDK_COST_DEFAULTS, blocks: 3, rounds: 50, warmup: 100 } : SDK_COST_DEFAULTS) },
   { key: 'session', title: 'Sustained session', run: (q) => sustainedSession(q ? { ...SUSTAINED_DEFAULTS, totalCalls: 1200, blocks: 4, warmup: 100 } : SUSTAINED_DEFAULTS) },
   { key: 'concurrency', title: 'Concurrency', run: (q) => concurrency(q ? { ...CONCURRENCY_DEFAULTS, blocks: 3, rounds: 2, progressBlocks: 2, sameRequestBlocks: 2 } : CONCURRENCY_DEFAULTS) },
   { key: 'large', title: 'Large results', run: (q) => largeResult(q ? { ...LARGE_DEFAULTS, blocks: 2 } : LARGE_DEFAULTS) },
