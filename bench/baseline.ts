@@ -16,7 +16,9 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { ServerSpec } from './common';
 import type * as HostModule from './hostUnderTest';
+import type { HostOptions, HostUnderTest } from './hostUnderTest';
 
 export const BASELINE_ENV = 'BENCH_BASELINE';
 
@@ -71,4 +73,18 @@ export function baseline(): Baseline | undefined {
 /** What the rows call the yardstick: the old host in baseline mode, else `raw`. */
 export function yardstick(raw = 'raw SDK'): string {
   return baseline()?.label ?? raw;
+}
+
+/**
+ * The old hosts of an A/A pair, each with `servers` (its own server processes), `options(side)`
+ * (e.g. an audit file each), started and their definitions approved as the new host's are. Pushed
+ * into `into` as they are made, so a caller's `finally` closes them even when one fails to start.
+ */
+export async function startOldPair(b: Baseline, servers: readonly ServerSpec[], options: (side: 'A' | 'B') => HostOptions, into: HostUnderTest[]): Promise<void> {
+  for (const side of ['A', 'B'] as const) {
+    const host = b.hostModule().createHostUnderTest(servers, options(side));
+    into.push(host);
+    await host.start();
+    host.approveDefinitions();
+  }
 }

@@ -21,7 +21,7 @@
  */
 import { join } from 'node:path';
 import { compare, connectRaw, fmtCi, makeTempDir, pinnedCpu, rotate, serverSpec, settle, type BenchResult, type Block, type RawClient } from './common';
-import { baseline, BASELINE_TARGET, yardstick } from './baseline';
+import { baseline, BASELINE_TARGET, startOldPair, yardstick } from './baseline';
 import { createHostUnderTest, type HostUnderTest } from './hostUnderTest';
 import { round } from './stats';
 
@@ -66,12 +66,7 @@ export async function concurrency(opts: ConcurrencyOptions = CONCURRENCY_DEFAULT
     await host.start();
     host.approveDefinitions();
     if (old) {
-      for (const ab of ['A', 'B']) {
-        const h = old.hostModule().createHostUnderTest([serverSpec('basic', 'basic', {}, true)], { autoApprove: ['basic/*'], auditPath: join(tmp.dir, `audit-old${ab}.jsonl`) });
-        oldHosts.push(h);
-        await h.start();
-        h.approveDefinitions();
-      }
+      await startOldPair(old, [serverSpec('basic', 'basic', {}, true)], (ab) => ({ autoApprove: ['basic/*'], auditPath: join(tmp.dir, `audit-old${ab}.jsonl`) }), oldHosts);
     } else {
       // Plain raw A and B; raw with progress C and D (C is the second rotation's "host").
       for (let i = 0; i < 4; i++) raws.push(await connectRaw('basic', { pin: true }));

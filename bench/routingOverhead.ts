@@ -20,7 +20,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compare, connectRaw, fmtCi, fmtMs, fmtSigned, makeTempDir, pinnedCpu, rotate, serverSpec, settle, type BenchResult, type Block, type RawClient } from './common';
-import { baseline, BASELINE_TARGET, yardstick } from './baseline';
+import { baseline, BASELINE_TARGET, startOldPair, yardstick } from './baseline';
 import { createHostUnderTest, type HostUnderTest } from './hostUnderTest';
 import { percentile, round } from './stats';
 
@@ -59,12 +59,7 @@ export async function routingOverhead(opts: RoutingOptions = ROUTING_DEFAULTS): 
     await host.start();
     host.approveDefinitions();
     if (old) {
-      for (const ab of ['A', 'B']) {
-        const h = old.hostModule().createHostUnderTest([serverSpec('basic', 'basic', {}, true)], { autoApprove: ['basic/*'], auditPath: join(tmp.dir, `audit-old${ab}.jsonl`) });
-        oldHosts.push(h);
-        await h.start();
-        h.approveDefinitions();
-      }
+      await startOldPair(old, [serverSpec('basic', 'basic', {}, true)], (ab) => ({ autoApprove: ['basic/*'], auditPath: join(tmp.dir, `audit-old${ab}.jsonl`) }), oldHosts);
     } else {
       raws.push(await connectRaw('basic', { pin: true }), await connectRaw('basic', { pin: true }));
     }

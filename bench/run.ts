@@ -183,8 +183,27 @@ export function howItIsMeasured(): string[] {
   ];
 }
 
+const esc = (t: string) => t.replace(/\|/g, '\\|');
+
+/** The results table in markdown. */
+function markdownTable(sections: readonly Section[]): string[] {
+  return [`| ${HEAD.join(' | ')} |`, `| ${HEAD.map(() => '---').join(' | ')} |`, ...tableRows(sections).map((cells) => `| ${cells.map(esc).join(' | ')} |`)];
+}
+
+/** Each section's heading (at `level`) and its rows with their details. */
+function markdownDetails(sections: readonly Section[], level: string): string[] {
+  const out: string[] = [];
+  for (const s of sections) {
+    out.push('', `${level} ${s.title} (${s.seconds.toFixed(1)} s, 1-minute load ${s.load1AtStart} → ${s.load1AtEnd})`);
+    if (s.error) out.push('', `Error: ${esc(s.error)}`);
+    for (const r of s.rows) {
+      out.push('', `- **${esc(r.name)}**: ${esc(fmtValue(r))} (${verdictText(r, s)}).${r.error ? ` Error: ${esc(r.error)}.` : ''} ${esc(r.detail)}`);
+    }
+  }
+  return out;
+}
+
 function markdown(m: Machine, judging: boolean, sections: readonly Section[], totalSeconds: number, loadAtEnd: number[], counts: string): string {
-  const esc = (t: string) => t.replace(/\|/g, '\\|');
   const out: string[] = [];
   out.push('# MCP Host benchmarks: the host next to the raw SDK');
   out.push('');
@@ -200,23 +219,14 @@ function markdown(m: Machine, judging: boolean, sections: readonly Section[], to
   );
   out.push(`- Whole run: ${totalSeconds.toFixed(0)} s; ${counts}`);
   out.push('');
-  out.push(`| ${HEAD.join(' | ')} |`);
-  out.push(`| ${HEAD.map(() => '---').join(' | ')} |`);
-  for (const cells of tableRows(sections)) out.push(`| ${cells.map(esc).join(' | ')} |`);
+  out.push(...markdownTable(sections));
   out.push('');
   out.push('## How it is measured');
   out.push('');
   out.push(...howItIsMeasured());
   out.push('');
   out.push('## Details');
-  for (const s of sections) {
-    out.push('');
-    out.push(`### ${s.title} (${s.seconds.toFixed(1)} s, 1-minute load ${s.load1AtStart} → ${s.load1AtEnd})`);
-    if (s.error) out.push('', `Error: ${esc(s.error)}`);
-    for (const r of s.rows) {
-      out.push('', `- **${esc(r.name)}**: ${esc(fmtValue(r))} (${verdictText(r, s)}).${r.error ? ` Error: ${esc(r.error)}.` : ''} ${esc(r.detail)}`);
-    }
-  }
+  out.push(...markdownDetails(sections, '###'));
   out.push('');
   return out.join('\n');
 }
@@ -263,7 +273,6 @@ function mergeBaselineSections(file: string, b: Baseline, now: readonly Section[
 
 /** The section of RESULTS.md --baseline runs write (the rest of the file is the last full run's). */
 function baselineSection(b: Baseline, sections: readonly Section[]): string {
-  const esc = (t: string) => t.replace(/\|/g, '\\|');
   const rows = sections.flatMap((s) => s.rows);
   const count = (v: Verdict) => rows.filter((r) => r.verdict === v).length;
   const out: string[] = [BASELINE_START, '', `## Side by side with the old host (${b.commit})`, ''];
@@ -282,16 +291,10 @@ function baselineSection(b: Baseline, sections: readonly Section[]): string {
   }
   out.push(`- ${count('PASS')} PASS, ${count('FAIL')} FAIL, ${count('inconclusive')} inconclusive, ${count('not judged')} not judged`);
   out.push('');
-  out.push(`| ${HEAD.join(' | ')} |`);
-  out.push(`| ${HEAD.map(() => '---').join(' | ')} |`);
-  for (const cells of tableRows(sections)) out.push(`| ${cells.map(esc).join(' | ')} |`);
+  out.push(...markdownTable(sections));
   out.push('');
   out.push('### Details');
-  for (const s of sections) {
-    out.push('', `#### ${s.title} (${s.seconds.toFixed(1)} s, 1-minute load ${s.load1AtStart} → ${s.load1AtEnd})`);
-    if (s.error) out.push('', `Error: ${esc(s.error)}`);
-    for (const r of s.rows) out.push('', `- **${esc(r.name)}**: ${esc(fmtValue(r))} (${verdictText(r, s)}).${r.error ? ` Error: ${esc(r.error)}.` : ''} ${esc(r.detail)}`);
-  }
+  out.push(...markdownDetails(sections, '####'));
   out.push('', BASELINE_END);
   return out.join('\n');
 }
