@@ -137,6 +137,7 @@ export async function jsonCallMemory(opts: JsonCallMemoryOptions = JSON_CALL_MEM
       rows: [
         {
           id: 'jsonCall.peakRss',
+          kind: 'memory',
           name: `call --json of a ${mb} text result: peak RSS growth ÷ result size`,
           value: round(multiple('host')(blocks), 3),
           unit: '×',

@@ -215,6 +215,7 @@ export async function largeResult(opts: LargeResultOptions = LARGE_DEFAULTS): Pr
           : {
               id: 'large.peakRss',
               name: `${large} text result: host peak RSS growth during the call ÷ result size`,
+              kind: 'memory',
               value: round(multiple('host')(blocks), 3),
               unit: '×',
               ci: blockBootstrap(blocks, multiple('host')),
@@ -231,6 +232,7 @@ export async function largeResult(opts: LargeResultOptions = LARGE_DEFAULTS): Pr
       const g = compare(blocks, (turns) => samples(turns, opts.largeBytes).map(growth));
       rows.push({
         id: 'large.peakRss.vsOld',
+        kind: 'memory',
         name: `${large} text result: peak RSS growth during the call, host ÷ ${raw}`,
         value: round(g.value, 4),
         unit: '×',

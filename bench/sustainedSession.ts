@@ -217,6 +217,7 @@ export async function sustainedSession(opts: SustainedOptions = SUSTAINED_DEFAUL
         },
         {
           id: 'session.rss',
+          kind: 'memory',
           name: `Sustained session: mcp-host session RSS growth over ${opts.totalCalls} calls (slope)`,
           value: round(rssValue, 2),
           unit: 'MB',
