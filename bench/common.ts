@@ -36,8 +36,9 @@ export interface Row {
   /**
    * 'timing' (default): judged from the interval, and only when the machine is quiet enough.
    * 'check': deterministic or functional (bundle bytes, processes left): judged from the value.
+   * 'memory': a peak or growth of RSS, judged from the interval whatever the machine's CPU load.
    */
-  readonly kind?: 'timing' | 'check';
+  readonly kind?: 'timing' | 'check' | 'memory';
   /** The same statistic for the A/A pair (raw B ÷ raw A): the noise floor of this comparison. */
   readonly aa?: { readonly value: number; readonly ci: Interval };
   /** The row could not be measured (e.g. the host failed the call): FAIL, with this text. */

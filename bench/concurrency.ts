@@ -21,7 +21,8 @@
  */
 import { join } from 'node:path';
 import { compare, connectRaw, fmtCi, makeTempDir, pinnedCpu, rotate, serverSpec, settle, type BenchResult, type Block, type RawClient } from './common';
-import { createHostUnderTest } from './hostUnderTest';
+import { baseline, BASELINE_TARGET, startOldPair, yardstick } from './baseline';
+import { createHostUnderTest, type HostUnderTest } from './hostUnderTest';
 import { round } from './stats';
 
 export interface ConcurrencyOptions {
@@ -58,14 +59,21 @@ export async function concurrency(opts: ConcurrencyOptions = CONCURRENCY_DEFAULT
   const tmp = makeTempDir('concurrency');
   const host = createHostUnderTest([serverSpec('basic', 'basic', {}, true)], { autoApprove: ['basic/*'], auditPath: join(tmp.dir, 'audit.jsonl') });
   const raws: RawClient[] = [];
+  // --baseline: the A/A pair is two old hosts and the raw-SDK rotations are left out (see baseline.ts).
+  const old = baseline();
+  const oldHosts: HostUnderTest[] = [];
   try {
     await host.start();
     host.approveDefinitions();
-    // Plain raw A and B; raw with progress C and D (C is the second rotation's "host").
-    for (let i = 0; i < 4; i++) raws.push(await connectRaw('basic', { pin: true }));
+    if (old) {
+      await startOldPair(old, [serverSpec('basic', 'basic', {}, true)], (ab) => ({ autoApprove: ['basic/*'], auditPath: join(tmp.dir, `audit-old${ab}.jsonl`) }), oldHosts);
+    } else {
+      // Plain raw A and B; raw with progress C and D (C is the second rotation's "host").
+      for (let i = 0; i < 4; i++) raws.push(await connectRaw('basic', { pin: true }));
+    }
     let bad = 0;
-    const hostCall = async () => {
-      const r = await host.call('basic__noop', {});
+    const hostCall = (h: HostUnderTest) => async () => {
+      const r = await h.call('basic__noop', {});
       if (r.outcome !== 'ok') bad++;
     };
     const rawCall = (raw: RawClient) => async () => {
@@ -96,7 +104,7 @@ export async function concurrency(opts: ConcurrencyOptions = CONCURRENCY_DEFAULT
       await Promise.all(Array.from({ length: opts.inFlight }, worker));
       return { calls: total, ms: performance.now() - t0 };
     };
-    const calls = { rawA: rawCall(raws[0]), rawB: rawCall(raws[1]), host: hostCall };
+    const calls = old ? { rawA: hostCall(oldHosts[0]), rawB: hostCall(oldHosts[1]), host: hostCall(host) } : { rawA: rawCall(raws[0]), rawB: rawCall(raws[1]), host: hostCall(host) };
     for (const c of Object.values(calls)) await turn(c, opts.inFlight * 4)();
     await settle(20);
 
@@ -104,14 +112,14 @@ export async function concurrency(opts: ConcurrencyOptions = CONCURRENCY_DEFAULT
     const { blocks } = await rotate(sides, { blocks: opts.blocks, rounds: opts.rounds, seed: opts.seed, between: () => settle(1) });
     // The same plain raw pair against a third raw client that asks for progress ("host" in the rotation).
     let progress: { blocks: Block<TurnResult>[] } | undefined;
-    if (opts.progressBlocks > 0) {
+    if (opts.progressBlocks > 0 && !old) {
       const rawProgress = rawProgressCall(raws[2]);
       await turn(rawProgress, opts.inFlight * 4)();
       progress = await rotate({ ...sides, host: turn(rawProgress, opts.callsPerTurn) }, { blocks: opts.progressBlocks, rounds: opts.rounds, seed: opts.seed + 1, between: () => settle(1) });
     }
     // The host against two raw clients that ask for progress: the same request on all three sides.
     let sameRequest: { blocks: Block<TurnResult>[] } | undefined;
-    if (opts.sameRequestBlocks > 0) {
+    if (opts.sameRequestBlocks > 0 && !old) {
       const progressA = rawProgressCall(raws[2]);
       const progressB = rawProgressCall(raws[3]);
       for (const c of [progressA, progressB]) await turn(c, opts.inFlight * 4)();
@@ -126,20 +134,22 @@ export async function concurrency(opts: ConcurrencyOptions = CONCURRENCY_DEFAULT
     const c = compare(blocks, cps);
     const p = progress ? compare(progress.blocks, cps) : undefined;
     const same = sameRequest ? compare(sameRequest.blocks, cps) : undefined;
+    const raw = yardstick();
     return {
       rows: [
         {
           id: 'concurrency.throughput',
-          name: `${opts.inFlight} concurrent calls, 0 ms server: host ÷ raw SDK calls/s (${opts.blocks} blocks × ${opts.rounds} turns × ${opts.callsPerTurn} calls per side)`,
+          name: `${opts.inFlight} concurrent calls, 0 ms server: host ÷ ${raw} calls/s (${opts.blocks} blocks × ${opts.rounds} turns × ${opts.callsPerTurn} calls per side)`,
           value: round(c.value, 4),
           unit: '×',
           ci: c.ci,
           aa: c.aa,
-          target: { op: '>=', value: opts.target },
+          // Against the old host: its calls/s at most 1.05 × the new one's (a throughput, so the bound is on new ÷ old ≥ 1 ÷ 1.05).
+          target: { op: '>=', value: old ? round(1 / BASELINE_TARGET, 4) : opts.target },
           detail:
-            `host ${c.host.toFixed(0)} calls/s vs raw SDK ${c.raw.toFixed(0)} calls/s (raw A ${c.rawA.toFixed(0)}, raw B ${c.rawB.toFixed(0)}); ` +
-            `A/A ${fmtCi(c.aa.value, c.aa.ci)}; JSONL audit on; servers ${pinnedCpu() !== undefined ? `pinned to CPU ${pinnedCpu()}` : 'not pinned'}; ` +
-            `every host call carries a progressToken, the raw SDK's do not (see the next two rows)`,
+            `host ${c.host.toFixed(0)} calls/s vs ${raw} ${c.raw.toFixed(0)} calls/s (A ${c.rawA.toFixed(0)}, B ${c.rawB.toFixed(0)}); ` +
+            `A/A ${fmtCi(c.aa.value, c.aa.ci)}; JSONL audit on; servers ${pinnedCpu() !== undefined ? `pinned to CPU ${pinnedCpu()}` : 'not pinned'}` +
+            (old ? '' : `; every host call carries a progressToken, the raw SDK's do not (see the next two rows)`),
         },
         ...(p
           ? [
@@ -181,7 +191,7 @@ export async function concurrency(opts: ConcurrencyOptions = CONCURRENCY_DEFAULT
       },
     };
   } finally {
-    await Promise.all([host.close(), ...raws.map((r) => r.close())]);
+    await Promise.all([host.close(), ...oldHosts.map((h) => h.close()), ...raws.map((r) => r.close())]);
     tmp.remove();
   }
 }

@@ -6,8 +6,9 @@
  *
  * Sides: "old" is dist/cli.js built from OLD_REF (the last commit before the stream; `git archive`
  * into a temp folder, built by that commit's own esbuild.js with this repository's node_modules),
- * run twice per block as the A/A pair; "new" is this repository's dist/cli.js (run `npm run build`
- * first). Each side's turn is two fresh processes against bench/servers/largeText.mjs in a workspace
+ * or with --baseline the old checkout's own dist/cli.js (bench/baseline.ts), run twice per block as
+ * the A/A pair; "new" is this repository's dist/cli.js (run `npm run build` first). Each CLI runs in
+ * a workspace and config of its own that it reviewed itself. Each side's turn is two fresh processes against bench/servers/largeText.mjs in a workspace
  * `mcp-host lock` reviewed: `call large__noop --json` (the baseline) and `call large__text --json`
  * of 50 MB; the figure is (peak RSS of the 50 MB call − peak RSS of the noop call) ÷ the result's
  * size, peak RSS read by bench/clients/peakRss.cjs (getrusage ru_maxrss). stdout is counted, not kept.
@@ -16,6 +17,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { nodeEnv } from '../test/fixtures/fixtureServers';
+import { baseline } from './baseline';
 import { compare, fmtCi, fmtMB, makeTempDir, ROOT, rotate, serverCommand, settle, type BenchResult, type Block } from './common';
 import { blockBootstrap, median, pooled, round } from './stats';
 import { CLI, cliEnv, reviewedWorkspace } from './sustainedSession';
@@ -94,16 +96,24 @@ function runCall(cli: string, args: readonly string[], minBytes: number, env: No
 export async function jsonCallMemory(opts: JsonCallMemoryOptions = JSON_CALL_MEMORY_DEFAULTS): Promise<BenchResult> {
   const tmp = makeTempDir('jsoncall');
   try {
-    const oldCli = buildOldCli(opts.oldRef, tmp.dir);
+    // --baseline: the old checkout's own CLI (see baseline.ts); otherwise the one built from oldRef.
+    const base = baseline();
+    const oldCli = base ? base.cli : buildOldCli(opts.oldRef, tmp.dir);
     const [command, ...args] = serverCommand('largeText');
-    const env = cliEnv(join(tmp.dir, 'config'));
-    const ws = reviewedWorkspace(
-      join(tmp.dir, 'ws'),
-      { 'mcpHost.servers': { large: { command, args, env: nodeEnv() } }, 'mcpHost.autoApprove': ['large/*'], 'mcpHost.audit.path': join(tmp.dir, 'audit.jsonl') },
-      env,
-    );
-    const call = (cli: string, tool: string, toolArgs: object, minBytes: number) =>
-      runCall(cli, ['call', `large__${tool}`, '--args', JSON.stringify(toolArgs), '--json', '--workspace', ws, '--yes'], minBytes, env, cli === CLI);
+    // Each CLI in a workspace and config of its own, reviewed by itself (`mcp-host lock`).
+    const workspace = (cli: string, name: string) => {
+      const env = cliEnv(join(tmp.dir, `config-${name}`));
+      const settings = { 'mcpHost.servers': { large: { command, args, env: nodeEnv() } }, 'mcpHost.autoApprove': ['large/*'], 'mcpHost.audit.path': join(tmp.dir, `audit-${name}.jsonl`) };
+      return { env, ws: reviewedWorkspace(join(tmp.dir, `ws-${name}`), settings, env, cli) };
+    };
+    const spaces = new Map([
+      [CLI, workspace(CLI, 'new')],
+      [oldCli, workspace(oldCli, 'old')],
+    ]);
+    const call = (cli: string, tool: string, toolArgs: object, minBytes: number) => {
+      const { env, ws } = spaces.get(cli)!;
+      return runCall(cli, ['call', `large__${tool}`, '--args', JSON.stringify(toolArgs), '--json', '--workspace', ws, '--yes'], minBytes, env, cli === CLI);
+    };
     const turn = (cli: string) => async (): Promise<Turn> => {
       const base = await call(cli, 'noop', {}, 2);
       // The document carries the text once (content; the model text is cut to the model's budget).
@@ -120,13 +130,14 @@ export async function jsonCallMemory(opts: JsonCallMemoryOptions = JSON_CALL_MEM
     const c = compare(blocks, (turns) => turns.map(growth));
     const multiple = (side: 'rawA' | 'rawB' | 'host') => (bs: readonly Block<Turn>[]) => median(pooled(bs, (b) => b[side].map(growth))) / opts.bytes;
     const mb = `${opts.bytes / 1e6} MB`;
-    const ref = opts.oldRef.slice(0, 12);
+    const ref = base ? base.commit : opts.oldRef.slice(0, 12);
     const oldRuns = blocks.flatMap((b) => [...b.rawA, ...b.rawB]);
     const cut = `; the old CLI's document was cut short (it exited before stdout drained) in ${oldRuns.filter((t) => t.cut).length} of its ${oldRuns.length} runs`;
     return {
       rows: [
         {
           id: 'jsonCall.peakRss',
+          kind: 'memory',
           name: `call --json of a ${mb} text result: peak RSS growth ÷ result size`,
           value: round(multiple('host')(blocks), 3),
           unit: '×',

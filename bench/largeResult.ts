@@ -15,6 +15,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { baseline, BASELINE_TARGET, yardstick } from './baseline';
 import { compare, errorText, fmtCi, fmtMB, fmtMs, rotate, SIDES, type BenchResult, type Block, type Row, type SideName } from './common';
 import { blockBootstrap, median, pooled, prng, round, shuffled } from './stats';
 
@@ -45,8 +46,12 @@ class Runner {
   private fatal?: string;
   readonly ready: Promise<void>;
 
-  constructor(readonly side: 'host' | 'raw') {
-    this.child = fork(join(__dirname, 'clients', 'largeResultRunner.ts'), [side], {
+  /** `old`: the old host (--baseline), its own checkout's runner with side 'host'. */
+  constructor(readonly side: 'host' | 'raw' | 'old') {
+    const old = side === 'old' ? baseline() : undefined;
+    if (side === 'old' && !old) throw new Error('an old-host runner without --baseline');
+    const script = old ? old.benchFile(join('clients', 'largeResultRunner.ts')) : join(__dirname, 'clients', 'largeResultRunner.ts');
+    this.child = fork(script, [old ? 'host' : side], {
       execArgv: ['--expose-gc', '--require', join(__dirname, 'register.cjs')],
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
@@ -106,7 +111,11 @@ class Runner {
 
 export async function largeResult(opts: LargeResultOptions = LARGE_DEFAULTS): Promise<BenchResult> {
   const sizes = [opts.smallBytes, opts.largeBytes];
-  const runners: Record<SideName, Runner> = { rawA: new Runner('raw'), rawB: new Runner('raw'), host: new Runner('host') };
+  // --baseline: the A/A pair is two old hosts (see baseline.ts).
+  const old = baseline();
+  const pair = old ? 'old' : 'raw';
+  const raw = old ? yardstick() : 'raw SDK (LinearReadBuffer)';
+  const runners: Record<SideName, Runner> = { rawA: new Runner(pair), rawB: new Runner(pair), host: new Runner('host') };
   /** side → size → the error that side gave for that size in the warm-up. */
   const failed: Record<SideName, Map<number, string>> = { rawA: new Map(), rawB: new Map(), host: new Map() };
   try {
@@ -133,7 +142,7 @@ export async function largeResult(opts: LargeResultOptions = LARGE_DEFAULTS): Pr
       }
     }
     for (const side of ['rawA', 'rawB'] as const) {
-      if (failed[side].size) throw new Error(`the raw SDK side failed: ${[...failed[side].values()].join('; ')}`);
+      if (failed[side].size) throw new Error(`the ${raw} side failed: ${[...failed[side].values()].join('; ')}`);
     }
 
     const rand = prng(opts.seed * 7919);
@@ -170,20 +179,20 @@ export async function largeResult(opts: LargeResultOptions = LARGE_DEFAULTS): Pr
           unit: '×',
           ...(judged ? { target: { op: '<=' as const, value: opts.timeTarget } } : {}),
           error: `the host failed the ${label} call: ${err}`,
-          detail: `raw SDK (LinearReadBuffer) ${fmtMs(median(pooled(blocks, (b) => [...time(bytes)(b.rawA), ...time(bytes)(b.rawB)])))}`,
+          detail: `${raw} ${fmtMs(median(pooled(blocks, (b) => [...time(bytes)(b.rawA), ...time(bytes)(b.rawB)])))}`,
         });
         continue;
       }
       const c = compare(blocks, time(bytes));
       rows.push({
         id: `large.time.${label.replace(' ', '')}`,
-        name: `${label} text result: host ÷ raw SDK time (raw reads with LinearReadBuffer)`,
+        name: `${label} text result: host ÷ ${old ? raw : 'raw SDK'} time${old ? '' : ' (raw reads with LinearReadBuffer)'}`,
         value: round(c.value, 4),
         unit: '×',
         ci: c.ci,
         aa: c.aa,
-        ...(judged ? { target: { op: '<=' as const, value: opts.timeTarget } } : {}),
-        detail: `host ${fmtMs(c.host)} vs raw SDK ${fmtMs(c.raw)} (raw A ${fmtMs(c.rawA)}, raw B ${fmtMs(c.rawB)}), median of ${opts.blocks}; A/A ${fmtCi(c.aa.value, c.aa.ci)}`,
+        ...(judged || old ? { target: { op: '<=' as const, value: old ? BASELINE_TARGET : opts.timeTarget } } : {}),
+        detail: `host ${fmtMs(c.host)} vs ${raw} ${fmtMs(c.raw)} (A ${fmtMs(c.rawA)}, B ${fmtMs(c.rawB)}), median of ${opts.blocks}; A/A ${fmtCi(c.aa.value, c.aa.ci)}`,
       });
     }
 
@@ -201,20 +210,37 @@ export async function largeResult(opts: LargeResultOptions = LARGE_DEFAULTS): Pr
               unit: '×',
               target: { op: '<=', value: opts.rssTarget },
               error: `the host failed the ${large} call: ${err}`,
-              detail: `raw SDK (LinearReadBuffer) ${rawMultiple.toFixed(2)}× (${fmtMB(rawMultiple * opts.largeBytes)})`,
+              detail: `${raw} ${rawMultiple.toFixed(2)}× (${fmtMB(rawMultiple * opts.largeBytes)})`,
             }
           : {
               id: 'large.peakRss',
               name: `${large} text result: host peak RSS growth during the call ÷ result size`,
+              kind: 'memory',
               value: round(multiple('host')(blocks), 3),
               unit: '×',
               ci: blockBootstrap(blocks, multiple('host')),
               target: { op: '<=', value: opts.rssTarget },
               detail:
                 `host ${fmtMB(multiple('host')(blocks) * opts.largeBytes)} (VmHWM after the call − VmRSS before, after a GC, median of ${opts.blocks}); ` +
-                `raw SDK (LinearReadBuffer) A ${rawMultiple.toFixed(2)}× (${fmtMB(rawMultiple * opts.largeBytes)}), B ${multiple('rawB')(blocks).toFixed(2)}×`,
+                `${raw} A ${rawMultiple.toFixed(2)}× (${fmtMB(rawMultiple * opts.largeBytes)}), B ${multiple('rawB')(blocks).toFixed(2)}×`,
             },
       );
+    }
+
+    // --baseline: the same peak RSS growth, new ÷ old, with the old pair as A/A
+    if (old && !hostFail(opts.largeBytes)) {
+      const g = compare(blocks, (turns) => samples(turns, opts.largeBytes).map(growth));
+      rows.push({
+        id: 'large.peakRss.vsOld',
+        kind: 'memory',
+        name: `${large} text result: peak RSS growth during the call, host ÷ ${raw}`,
+        value: round(g.value, 4),
+        unit: '×',
+        ci: g.ci,
+        aa: g.aa,
+        target: { op: '<=', value: BASELINE_TARGET },
+        detail: `host ${fmtMB(g.host)} vs ${raw} ${fmtMB(g.raw)} (A ${fmtMB(g.rawA)}, B ${fmtMB(g.rawB)}), median of ${opts.blocks}; A/A ${fmtCi(g.aa.value, g.aa.ci)}`,
+      });
     }
 
     // linearity: host time at the large size ÷ at the small size
@@ -225,7 +251,7 @@ export async function largeResult(opts: LargeResultOptions = LARGE_DEFAULTS): Pr
       const factor = opts.largeBytes / opts.smallBytes;
       const rawTimes = (bytes: number) => pooled(blocks, (b) => [...time(bytes)(b.rawA), ...time(bytes)(b.rawB)]);
       const rawPooledScale = median(rawTimes(opts.largeBytes)) / median(rawTimes(opts.smallBytes));
-      const rawScale = `raw SDK (LinearReadBuffer) A ${scale('rawA')(blocks).toFixed(2)}×, B ${scale('rawB')(blocks).toFixed(2)}×`;
+      const rawScale = `${raw} A ${scale('rawA')(blocks).toFixed(2)}×, B ${scale('rawB')(blocks).toFixed(2)}×`;
       rows.push(
         err
           ? {

@@ -10,6 +10,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { nodeEnv } from '../test/fixtures/fixtureServers';
+import { baseline, BASELINE_TARGET, yardstick } from './baseline';
 import { compare, fmtCi, fmtMB, fmtMs, fmtSigned, makeTempDir, rotate, SETSID, serverCommand, settle, type BenchResult } from './common';
 import { round } from './stats';
 import { CLI, cliEnv, reviewedWorkspace } from './sustainedSession';
@@ -72,7 +73,20 @@ export async function oneShotCall(opts: OneShotOptions = ONE_SHOT_DEFAULTS): Pro
     const rawSpec = JSON.stringify({ command: SETSID ?? command, args: SETSID ? [command, ...args] : args, env });
     const expect = `${tool} ok`;
     const host = () => runProcess([CLI, 'call', `many__${tool}`, '--workspace', ws, '--yes'], expect, processEnv);
-    const raw = () => runProcess([join(__dirname, 'clients', 'rawOneShot.mjs'), rawSpec, tool], expect, processEnv);
+    // --baseline: the A/A pair is the old `mcp-host call`, in a workspace and config of its own reviewed by its own CLI (see baseline.ts).
+    const old = baseline();
+    const oldCall = () => {
+      const oldEnv = cliEnv(join(tmp.dir, 'config-old'));
+      const oldWs = reviewedWorkspace(
+        join(tmp.dir, 'ws-old'),
+        { 'mcpHost.servers': { many: { command, args, env } }, 'mcpHost.autoApprove': ['many/*'], 'mcpHost.audit.path': join(tmp.dir, 'audit-old.jsonl') },
+        oldEnv,
+        old!.cli,
+      );
+      return () => runProcess([old!.cli, 'call', `many__${tool}`, '--workspace', oldWs, '--yes'], expect, oldEnv);
+    };
+    const raw = old ? oldCall() : () => runProcess([join(__dirname, 'clients', 'rawOneShot.mjs'), rawSpec, tool], expect, processEnv);
+    const yard = yardstick('raw SDK connect + call');
 
     // Warm-up: file caches, one of each.
     await raw();
@@ -84,16 +98,16 @@ export async function oneShotCall(opts: OneShotOptions = ONE_SHOT_DEFAULTS): Pro
       rows: [
         {
           id: 'oneShot.time',
-          name: `One-shot call on a ${opts.tools}-tool server: mcp-host call ÷ raw SDK connect + call (process wall time)`,
+          name: `One-shot call on a ${opts.tools}-tool server: mcp-host call ÷ ${yard} (process wall time)`,
           value: round(t.value, 4),
           unit: '×',
           ci: t.ci,
           aa: t.aa,
-          target: { op: '<=', value: opts.target },
+          target: { op: '<=', value: old ? BASELINE_TARGET : opts.target },
           detail:
-            `host ${fmtMs(t.host)} vs raw SDK ${fmtMs(t.raw)} (raw A ${fmtMs(t.rawA)}, raw B ${fmtMs(t.rawB)}), median of ${opts.blocks}, spawn to exit; ` +
+            `host ${fmtMs(t.host)} vs ${yard} ${fmtMs(t.raw)} (A ${fmtMs(t.rawA)}, B ${fmtMs(t.rawB)}), median of ${opts.blocks}, spawn to exit; ` +
             `A/A ${fmtCi(t.aa.value, t.aa.ci)}; tools listed in pages of ${opts.pageSize}, called ${tool}; ` +
-            `peak RSS host ${fmtMB(m.host)} vs raw ${fmtMB(m.raw)} (${fmtSigned(m.host - m.raw, fmtMB)})`,
+            `peak RSS host ${fmtMB(m.host)} vs ${yard} ${fmtMB(m.raw)} (${fmtSigned(m.host - m.raw, fmtMB)})`,
         },
       ],
       data: {

@@ -5,7 +5,9 @@
  * Raw SDK: 10 `Client` + `StdioClientTransport` connecting and listing tools in parallel. Raw A,
  * raw B (A/A) and the host once per block, in a shuffled order; every process is stopped between.
  * (The old target "10 servers ≤ 1.5 × one" has a floor of ~2.4–2.9× on 2 cores: each Node server
- * needs ~200–300 ms of CPU to start. The raw SDK is the yardstick now.)
+ * needs ~200–300 ms of CPU to start. The raw SDK is the yardstick now; issue 27 asks for
+ * non-inferiority, the upper bound at most 1.05, since no client beats the servers' own start-up
+ * CPU on 2 cores. With --baseline too: the old host is no yardstick here.)
  */
 import { connectRaw, compare, fmtCi, fmtMs, rotate, serverSpec, settle, type BenchResult, type RawClient } from './common';
 import { createHostUnderTest, reviewedDefinitions, type LockfileStore } from './hostUnderTest';
@@ -19,7 +21,7 @@ export interface ParallelStartOptions {
   readonly seed: number;
 }
 
-export const PARALLEL_START_DEFAULTS: ParallelStartOptions = { servers: 10, initDelayMs: 300, blocks: 30, target: 1.0, seed: 6 };
+export const PARALLEL_START_DEFAULTS: ParallelStartOptions = { servers: 10, initDelayMs: 300, blocks: 30, target: 1.05, seed: 6 };
 
 /** Tools basic.mjs lists. */
 const BASIC_TOOLS = 9;

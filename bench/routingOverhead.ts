@@ -20,7 +20,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compare, connectRaw, fmtCi, fmtMs, fmtSigned, makeTempDir, pinnedCpu, rotate, serverSpec, settle, type BenchResult, type Block, type RawClient } from './common';
-import { createHostUnderTest } from './hostUnderTest';
+import { baseline, BASELINE_TARGET, startOldPair, yardstick } from './baseline';
+import { createHostUnderTest, type HostUnderTest } from './hostUnderTest';
 import { percentile, round } from './stats';
 
 export interface RoutingOptions {
@@ -51,17 +52,24 @@ export async function routingOverhead(opts: RoutingOptions = ROUTING_DEFAULTS): 
   const auditPath = join(tmp.dir, 'audit.jsonl');
   const host = createHostUnderTest([serverSpec('basic', 'basic', {}, true)], { autoApprove: ['basic/*'], auditPath });
   const raws: RawClient[] = [];
+  // --baseline: the A/A pair is two old hosts (each its own server and audit file), see baseline.ts.
+  const old = baseline();
+  const oldHosts: HostUnderTest[] = [];
   try {
     await host.start();
     host.approveDefinitions();
-    raws.push(await connectRaw('basic', { pin: true }), await connectRaw('basic', { pin: true }));
+    if (old) {
+      await startOldPair(old, [serverSpec('basic', 'basic', {}, true)], (ab) => ({ autoApprove: ['basic/*'], auditPath: join(tmp.dir, `audit-old${ab}.jsonl`) }), oldHosts);
+    } else {
+      raws.push(await connectRaw('basic', { pin: true }), await connectRaw('basic', { pin: true }));
+    }
     const name = 'basic__noop';
     if (!host.toolNames().includes(name)) throw new Error(`host has no tool ${name}: ${host.toolNames().join(', ')}`);
 
     let notOk = 0;
-    const hostCall = async () => {
+    const hostCall = (h: HostUnderTest) => async () => {
       const t0 = performance.now();
-      const r = await host.call(name, {});
+      const r = await h.call(name, {});
       const dt = performance.now() - t0;
       if (r.outcome !== 'ok' || r.confirmedBy !== 'policy') notOk++;
       return dt;
@@ -78,7 +86,9 @@ export async function routingOverhead(opts: RoutingOptions = ROUTING_DEFAULTS): 
       for (let i = 0; i < opts.callsPerTurn; i++) out.push(await call());
       return out;
     };
-    const sides = { rawA: series(rawCall(raws[0])), rawB: series(rawCall(raws[1])), host: series(hostCall) };
+    const sides = old
+      ? { rawA: series(hostCall(oldHosts[0])), rawB: series(hostCall(oldHosts[1])), host: series(hostCall(host)) }
+      : { rawA: series(rawCall(raws[0])), rawB: series(rawCall(raws[1])), host: series(hostCall(host)) };
     const warm = await rotate(sides, { blocks: Math.max(1, Math.ceil(opts.warmup / (opts.rounds * opts.callsPerTurn))), rounds: opts.rounds, seed: opts.seed + 1000 });
     const warmupCalls = warm.blocks.length * opts.rounds * opts.callsPerTurn;
     const coldBlocks = warm.blocks.slice(0, Math.max(1, Math.round(opts.coldCalls / (opts.rounds * opts.callsPerTurn))));
@@ -99,38 +109,39 @@ export async function routingOverhead(opts: RoutingOptions = ROUTING_DEFAULTS): 
     const p99 = compare(blocks, (turns) => turns.flat(), (v) => percentile(v, 99));
     const cold = compare(coldBlocks, (turns) => turns.flat());
     const pin = pinnedCpu();
+    const raw = yardstick();
     return {
       rows: [
         {
           id: 'routing.p50',
-          name: `Routing p50, host ÷ raw SDK (${perSide} sequential noop calls per side in ${opts.blocks} blocks)`,
+          name: `Routing p50, host ÷ ${raw} (${perSide} sequential noop calls per side in ${opts.blocks} blocks)`,
           value: round(p50.value, 4),
           unit: '×',
           ci: p50.ci,
           aa: p50.aa,
-          target: { op: '<=', value: opts.target },
+          target: { op: '<=', value: old ? BASELINE_TARGET : opts.target },
           detail:
-            `host p50 ${fmtMs(p50.host)} vs raw SDK ${fmtMs(p50.raw)} (${fmtSigned(p50.host - p50.raw, fmtMs)}/call; raw A ${fmtMs(p50.rawA)}, raw B ${fmtMs(p50.rawB)}); ` +
+            `host p50 ${fmtMs(p50.host)} vs ${raw} ${fmtMs(p50.raw)} (${fmtSigned(p50.host - p50.raw, fmtMs)}/call; A ${fmtMs(p50.rawA)}, B ${fmtMs(p50.rawB)}); ` +
             `A/A ${fmtCi(p50.aa.value, p50.aa.ci)}; each block ${opts.rounds} rounds of ${opts.callsPerTurn} call(s) per side in a shuffled order, after ${warmupCalls} warm-up calls per side rotated alike; JSONL audit on; servers ${pin !== undefined ? `pinned to CPU ${pin}` : 'not pinned'}`,
         },
         {
           id: 'routing.p99',
-          name: 'Routing p99, host ÷ raw SDK',
+          name: `Routing p99, host ÷ ${raw}`,
           value: round(p99.value, 4),
           unit: '×',
           ci: p99.ci,
           aa: p99.aa,
-          detail: `host p99 ${fmtMs(p99.host)} vs raw SDK ${fmtMs(p99.raw)}; A/A ${fmtCi(p99.aa.value, p99.aa.ci)}`,
+          detail: `host p99 ${fmtMs(p99.host)} vs ${raw} ${fmtMs(p99.raw)}; A/A ${fmtCi(p99.aa.value, p99.aa.ci)}`,
         },
         {
           id: 'routing.coldP50',
-          name: `Routing p50 in the first ${coldCalls} calls per side after start (warm-up), host ÷ raw SDK`,
+          name: `Routing p50 in the first ${coldCalls} calls per side after start (warm-up), host ÷ ${raw}`,
           value: round(cold.value, 4),
           unit: '×',
           ci: cold.ci,
           aa: cold.aa,
           detail:
-            `host p50 ${fmtMs(cold.host)} vs raw SDK ${fmtMs(cold.raw)}; A/A ${fmtCi(cold.aa.value, cold.aa.ci)}; ` +
+            `host p50 ${fmtMs(cold.host)} vs ${raw} ${fmtMs(cold.raw)}; A/A ${fmtCi(cold.aa.value, cold.aa.ci)}; ` +
             `before V8 has optimised the host's per-call code (raw A and raw B run the same SDK code, so it warms in half the calls); the target row follows ${warmupCalls} warm-up calls per side`,
         },
       ],
@@ -146,7 +157,7 @@ export async function routingOverhead(opts: RoutingOptions = ROUTING_DEFAULTS): 
       },
     };
   } finally {
-    await Promise.all([host.close(), ...raws.map((r) => r.close())]);
+    await Promise.all([host.close(), ...oldHosts.map((h) => h.close()), ...raws.map((r) => r.close())]);
     tmp.remove();
   }
 }

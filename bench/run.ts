@@ -13,13 +13,18 @@
  * 1-minute load). When the 1-minute load at start is above 1.5 no timing row is judged ("not judged");
  * rows that are not timings (bundle bytes, servers waited for, processes left, a call that failed
  * outright) are judged anyway.
+ * `--baseline <dir>` (bench/baseline.ts): the rows that compare the host with the raw SDK compare it
+ * with the old host built in <dir> instead (new ÷ old, the A/A pair two old hosts; target: upper
+ * bound ≤ 1.05), in the same blocks; such a run writes bench/results-baseline.json and its own
+ * section of bench/RESULTS.md (between the baseline markers), leaving the rest as it was.
  * Exit code: 1 if a row FAILs, 2 if a row is inconclusive or not judged, 0 when every judged row PASSes.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { FIXTURE_SERVERS_DIR, descendantPidsOf } from '../test/fixtures/fixtureServers';
+import { baseline, BASELINE_ENV, BASELINE_TARGET, type Baseline } from './baseline';
 import { BENCH_SERVERS_DIR, errorText, fmtCi, load1, ROOT, type BenchResult, type Row, type Verdict } from './common';
 import { CONCURRENCY_DEFAULTS, concurrency } from './concurrency';
 import { GATEWAY_CALL_DEFAULTS, gatewayCall } from './gatewayCall';
@@ -32,6 +37,7 @@ import { PARALLEL_START_DEFAULTS, parallelStart } from './parallelStart';
 import { REGISTRY_DEFAULTS, registryScale } from './registryScale';
 import { ROUTING_DEFAULTS, routingOverhead } from './routingOverhead';
 import { round } from './stats';
+import { SDK_COST_DEFAULTS, sdkCost } from './sdkCost';
 import { SUSTAINED_DEFAULTS, sustainedSession } from './sustainedSession';
 import { TELEMETRY_COST_DEFAULTS, telemetryBench } from './telemetryCost';
 import { measureToolBudget } from './toolBudget';
@@ -48,6 +54,7 @@ interface Bench {
 
 const BENCHES: readonly Bench[] = [
   { key: 'routing', title: 'Routing overhead', run: (q) => routingOverhead(q ? { ...ROUTING_DEFAULTS, blocks: 4, rounds: 50, warmup: 100, coldCalls: 50 } : ROUTING_DEFAULTS) },
+  { key: 'sdk', title: 'SDK cost (no target)', run: (q) => sdkCost(q ? { ...SDK_COST_DEFAULTS, blocks: 3, rounds: 50, warmup: 100 } : SDK_COST_DEFAULTS) },
   { key: 'session', title: 'Sustained session', run: (q) => sustainedSession(q ? { ...SUSTAINED_DEFAULTS, totalCalls: 1200, blocks: 4, warmup: 100 } : SUSTAINED_DEFAULTS) },
   { key: 'concurrency', title: 'Concurrency', run: (q) => concurrency(q ? { ...CONCURRENCY_DEFAULTS, blocks: 3, rounds: 2, progressBlocks: 2, sameRequestBlocks: 2 } : CONCURRENCY_DEFAULTS) },
   { key: 'large', title: 'Large results', run: (q) => largeResult(q ? { ...LARGE_DEFAULTS, blocks: 2 } : LARGE_DEFAULTS) },
@@ -79,6 +86,8 @@ interface Section {
   readonly rows: readonly Row[];
   readonly data?: Record<string, unknown>;
   readonly error?: string;
+  /** The run it comes from (--baseline runs keep sections of earlier runs; see mergeBaselineSections). */
+  readonly run?: { readonly date: string; readonly gitCommit: string; readonly judged: boolean };
 }
 
 function git(args: string[]): string {
@@ -110,7 +119,7 @@ function judge(row: Row, judging: boolean): Verdict {
   const t = row.target;
   if (!t) return 'info';
   if (row.kind === 'check') return (t.op === '<=' ? row.value <= t.value : row.value >= t.value) ? 'PASS' : 'FAIL';
-  if (!judging) return 'not judged';
+  if (!judging && row.kind !== 'memory') return 'not judged';
   const lo = row.ci?.lo ?? NaN;
   const hi = row.ci?.hi ?? NaN;
   if (!Number.isFinite(lo) || !Number.isFinite(hi)) return 'inconclusive';
@@ -162,7 +171,7 @@ export function howItIsMeasured(): string[] {
     '- **Warm before timing, and the cold phase shown.** Routing warms every side with 5,000 calls, rotated in rounds like the blocks, and reports the first 2,000 of them as their own row (info). The host’s per-call code runs once per host call, and V8 optimises it only after ~2,500–3,000 calls, while the raw side’s SDK code runs for raw A and raw B alike and warms in half the calls: with a 500-call warm-up the first ~11 blocks read host ÷ raw 1.05–1.17 and the rest 0.94–1.02 (with `--interrupt-budget=16000` the early blocks fall to ~1.0, so it is the JIT, not a clock). The target row is the steady state.',
     '- **What the host asks for, priced.** Every host call carries a `progressToken` (progress is shown and extends a call’s timeout); a plain raw SDK call does not. With a server that answers at once that alone shows, so the concurrency row has two more rotations (info): the same plain raw pair against a raw SDK client that asks for progress (`onprogress`), and the host against a pair of raw SDK clients that both ask for progress (the same request on every side, with its own A/A).',
     '- **Statistic and interval.** A row’s value is host ÷ raw of the row’s statistic (the median unless said otherwise) over all blocks, raw A and B pooled. The 95 % interval is a block bootstrap: 2,000 resamples of whole blocks with replacement, fixed seed, 2.5th and 97.5th percentiles. The A/A column is raw B ÷ raw A of the same statistic with its interval: how far two identical clients differ in this run (the noise floor).',
-    `- **Verdicts.** PASS or FAIL only when the whole interval is on one side of the target; otherwise “inconclusive”, with the 1-minute load at the start of that benchmark. When the 1-minute load at start is above ${MAX_LOAD}, timing rows are “not judged”. Rows that are not timings (bundle bytes, servers activate() waited for, processes left behind, a call that failed outright) are judged regardless of load. \`npm run bench -- --quick\` runs every benchmark with a few blocks to show that it runs: its timing rows are never judged and it leaves this file and results.json as they were.`,
+    `- **Verdicts.** PASS or FAIL only when the whole interval is on one side of the target; otherwise “inconclusive”, with the 1-minute load at the start of that benchmark. When the 1-minute load at start is above ${MAX_LOAD}, timing rows are “not judged”. Rows that are not timings (bundle bytes, servers activate() waited for, processes left behind, a call that failed outright; memory rows, from their interval) are judged regardless of load. \`npm run bench -- --quick\` runs every benchmark with a few blocks to show that it runs: its timing rows are never judged and it leaves this file and results.json as they were.`,
     '- **The code as shipped.** The in-process sides (routing, concurrency, registry, telemetry, the large-result runners) load the TypeScript through `bench/register.cjs`: esbuild’s transform as esbuild.js builds dist/, without tsx’s `keepNames` wrappers (a `__name()` call per closure created, which the shipped bundles never make). The CLI rows run dist/cli.js itself.',
     '- **No setup in the measured loop.** Hosts are built with their audit file (JSONL) configured; nothing is reconfigured while timing. Routing, concurrency and the sustained session pin every server process (host’s and raw’s) to the same CPU (`BENCH_PIN_SERVERS=off` disables it) and start raw servers through `setsid`, as the host starts its servers detached. The sustained session also pins every session process (host’s and raw’s) to the other CPU (`BENCH_PIN_SESSIONS=off` disables it): left to the scheduler, a session sometimes sat on its server’s CPU for a whole block, and the blocks split into two groups (host ÷ raw about 0.87 in some, 0.97 in others).',
     '- **The host as a team runs it.** `mcpHost.pinning` is “review” (the default), so a host offers only reviewed tool definitions and checks every listing against the lockfile. The review happens before any timing: in-process hosts (bench/hostUnderTest.ts, the one file that uses McpHost) approve what their servers list (`definitions.lockAll`, as `mcp-host lock`); parallel start reads a lockfile reviewed once beforehand; the CLI rows run in a workspace `mcp-host lock` reviewed, with `--yes` as the consent before a server’s first start (`MCP_HOST_CONFIG_DIR` in a temp dir).',
@@ -174,8 +183,27 @@ export function howItIsMeasured(): string[] {
   ];
 }
 
+const esc = (t: string) => t.replace(/\|/g, '\\|');
+
+/** The results table in markdown. */
+function markdownTable(sections: readonly Section[]): string[] {
+  return [`| ${HEAD.join(' | ')} |`, `| ${HEAD.map(() => '---').join(' | ')} |`, ...tableRows(sections).map((cells) => `| ${cells.map(esc).join(' | ')} |`)];
+}
+
+/** Each section's heading (at `level`) and its rows with their details. */
+function markdownDetails(sections: readonly Section[], level: string): string[] {
+  const out: string[] = [];
+  for (const s of sections) {
+    out.push('', `${level} ${s.title} (${s.seconds.toFixed(1)} s, 1-minute load ${s.load1AtStart} → ${s.load1AtEnd})`);
+    if (s.error) out.push('', `Error: ${esc(s.error)}`);
+    for (const r of s.rows) {
+      out.push('', `- **${esc(r.name)}**: ${esc(fmtValue(r))} (${verdictText(r, s)}).${r.error ? ` Error: ${esc(r.error)}.` : ''} ${esc(r.detail)}`);
+    }
+  }
+  return out;
+}
+
 function markdown(m: Machine, judging: boolean, sections: readonly Section[], totalSeconds: number, loadAtEnd: number[], counts: string): string {
-  const esc = (t: string) => t.replace(/\|/g, '\\|');
   const out: string[] = [];
   out.push('# MCP Host benchmarks: the host next to the raw SDK');
   out.push('');
@@ -191,23 +219,14 @@ function markdown(m: Machine, judging: boolean, sections: readonly Section[], to
   );
   out.push(`- Whole run: ${totalSeconds.toFixed(0)} s; ${counts}`);
   out.push('');
-  out.push(`| ${HEAD.join(' | ')} |`);
-  out.push(`| ${HEAD.map(() => '---').join(' | ')} |`);
-  for (const cells of tableRows(sections)) out.push(`| ${cells.map(esc).join(' | ')} |`);
+  out.push(...markdownTable(sections));
   out.push('');
   out.push('## How it is measured');
   out.push('');
   out.push(...howItIsMeasured());
   out.push('');
   out.push('## Details');
-  for (const s of sections) {
-    out.push('');
-    out.push(`### ${s.title} (${s.seconds.toFixed(1)} s, 1-minute load ${s.load1AtStart} → ${s.load1AtEnd})`);
-    if (s.error) out.push('', `Error: ${esc(s.error)}`);
-    for (const r of s.rows) {
-      out.push('', `- **${esc(r.name)}**: ${esc(fmtValue(r))} (${verdictText(r, s)}).${r.error ? ` Error: ${esc(r.error)}.` : ''} ${esc(r.detail)}`);
-    }
-  }
+  out.push(...markdownDetails(sections, '###'));
   out.push('');
   return out.join('\n');
 }
@@ -228,9 +247,87 @@ function leftoverProcesses(): { pid: number; cmd: string }[] {
     .filter((p) => marks.some((m) => p.cmd.includes(m)));
 }
 
+const BASELINE_START = '<!-- bench --baseline: generated by bench/run.ts, replaced by the next such run -->';
+const BASELINE_END = '<!-- /bench --baseline -->';
+
+/**
+ * A --baseline run's sections merged into the previous such run's (bench/results-baseline.json, same
+ * old commit): a benchmark run now replaces its earlier section, the others stay with their own
+ * run's date, commit and load, so one row can be measured again without running all of them.
+ */
+function mergeBaselineSections(file: string, b: Baseline, now: readonly Section[]): Section[] {
+  let previous: Section[] = [];
+  try {
+    const old = JSON.parse(readFileSync(file, 'utf8')) as { baseline?: { commit?: string }; machine?: Machine; judged?: boolean; sections?: Section[] };
+    if (old.baseline?.commit === b.commit && Array.isArray(old.sections)) {
+      const run = { date: old.machine?.date ?? 'unknown', gitCommit: old.machine?.gitCommit ?? 'unknown', judged: old.judged ?? false };
+      previous = old.sections.map((s) => ({ run, ...s }));
+    }
+  } catch {
+    // no earlier run (or not readable): this run's sections only
+  }
+  const keys = [...BENCHES.map((x) => x.key), 'cleanup'];
+  const pick = (key: string) => now.find((s) => s.key === key) ?? previous.find((s) => s.key === key);
+  return keys.flatMap((key) => pick(key) ?? []);
+}
+
+/** The section of RESULTS.md --baseline runs write (the rest of the file is the last full run's). */
+function baselineSection(b: Baseline, sections: readonly Section[]): string {
+  const rows = sections.flatMap((s) => s.rows);
+  const count = (v: Verdict) => rows.filter((r) => r.verdict === v).length;
+  const out: string[] = [BASELINE_START, '', `## Side by side with the old host (${b.commit})`, ''];
+  out.push(`Generated by \`npm run bench -- --baseline DIR [sections]\` (bench/baseline.ts); every number is in \`bench/results-baseline.json\`.`);
+  out.push('');
+  out.push(
+    `Rows named "host ÷ old host" rotate the new host with two old hosts (${b.commit}: its own src/, its SDK, its dist/cli.js) in the same blocks: value new ÷ old, A/A old B ÷ old A; ` +
+      `target: the upper bound at most ${BASELINE_TARGET} (for calls/s, the lower bound of new ÷ old at least 1 ÷ ${BASELINE_TARGET}). ` +
+      'Rows the old code cannot have (a 2026-07-28 server, the gateway) and parallel start stay against the raw SDK; the rest of each benchmark as described above. ' +
+      `A timing row gets a verdict only when the 1-minute load at the start of its run was at most ${MAX_LOAD}; otherwise read its interval next to the A/A one.`,
+  );
+  out.push('');
+  for (const s of sections) {
+    if (s.key === 'cleanup' || !s.run) continue;
+    out.push(`- ${s.title}: run ${s.run.date}, commit ${s.run.gitCommit}, 1-minute load ${s.load1AtStart} → ${s.load1AtEnd}, ${s.seconds.toFixed(0)} s${s.run.judged ? '' : ' (not judged: load)'}`);
+  }
+  out.push(`- ${count('PASS')} PASS, ${count('FAIL')} FAIL, ${count('inconclusive')} inconclusive, ${count('not judged')} not judged`);
+  out.push('');
+  out.push(...markdownTable(sections));
+  out.push('');
+  out.push('### Details');
+  out.push(...markdownDetails(sections, '####'));
+  out.push('', BASELINE_END);
+  return out.join('\n');
+}
+
+/** RESULTS.md with its --baseline section replaced by `section` (appended when it has none). */
+function withBaselineSection(results: string, section: string): string {
+  const start = results.indexOf(BASELINE_START);
+  const end = results.indexOf(BASELINE_END);
+  if (start !== -1 && end > start) return results.slice(0, start) + section + results.slice(end + BASELINE_END.length);
+  return `${results.trimEnd()}\n\n${section}\n`;
+}
+
+/** `--baseline <dir>` or `--baseline=<dir>`: the directory, and the arguments without it. */
+function baselineArg(argv: readonly string[]): { dir?: string; rest: string[] } {
+  const rest: string[] = [];
+  let dir: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--baseline') {
+      dir = argv[++i];
+      if (!dir) throw new Error('--baseline needs a directory (a built checkout of the old code)');
+    } else if (a.startsWith('--baseline=')) dir = a.slice('--baseline='.length);
+    else rest.push(a);
+  }
+  return { dir, rest };
+}
+
 async function main(): Promise<void> {
-  const quick = process.argv.includes('--quick');
-  const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+  const args = baselineArg(process.argv.slice(2));
+  if (args.dir) process.env[BASELINE_ENV] = args.dir;
+  const base = baseline();
+  const quick = args.rest.includes('--quick');
+  const wanted = args.rest.filter((a) => !a.startsWith('-'));
   const selected = wanted.length ? BENCHES.filter((b) => wanted.some((w) => b.key.startsWith(w))) : BENCHES;
   if (selected.length === 0) throw new Error(`no benchmark matches ${wanted.join(', ')}; known: ${BENCHES.map((b) => b.key).join(', ')}`);
 
@@ -238,6 +335,7 @@ async function main(): Promise<void> {
   const judging = !quick && m.loadAverageAtStart[0] <= MAX_LOAD;
   console.log(`MCP Host benchmarks — ${m.cores} cores (${m.cpu}), Node ${m.node}, ${m.date}, commit ${m.gitCommit}`);
   console.log(`1-minute load at start: ${m.loadAverageAtStart[0]} (5 / 15 min: ${m.loadAverageAtStart[1]} / ${m.loadAverageAtStart[2]})`);
+  if (base) console.log(`Side by side with the old host ${base.commit} (${base.dir}): rows against the raw SDK compare with it instead.`);
   if (quick) console.log('Quick run (--quick): a few blocks per benchmark; every timing row is measured but NOT JUDGED.');
   else if (!judging) console.log(`Above ${MAX_LOAD}: every timing row is measured but NOT JUDGED.`);
   const started = performance.now();
@@ -298,13 +396,35 @@ async function main(): Promise<void> {
   console.log(`\n${table(sections)}\n`);
   console.log(`${counts} (${totalSeconds.toFixed(0)} s; 1-minute load at start ${m.loadAverageAtStart[0]}, at end ${loadAtEnd[0]})`);
 
-  if (selected.length === BENCHES.length && !quick) {
+  if (base && !quick) {
+    const dir = __dirname;
+    const file = join(dir, 'results-baseline.json');
+    const run = { date: m.date, gitCommit: m.gitCommit, judged: judging };
+    const merged = mergeBaselineSections(
+      file,
+      base,
+      sections.map((s) => ({ ...s, run })),
+    );
+    // Earlier sections judged again by today's rules, each with its own run's load verdict.
+    for (const s of merged) for (const row of s.rows) row.verdict = judge(row, s.run?.judged ?? judging);
+    writeFileSync(file, JSON.stringify({ baseline: { dir: base.dir, commit: base.commit }, machine: { ...m, loadAverageAtEnd: loadAtEnd }, maxLoad: MAX_LOAD, sections: merged }, null, 2) + '\n');
+    const results = join(dir, 'RESULTS.md');
+    writeFileSync(results, withBaselineSection(existsSync(results) ? readFileSync(results, 'utf8') : '', baselineSection(base, merged)));
+    console.log('Wrote bench/results-baseline.json and the --baseline section of bench/RESULTS.md.');
+  } else if (selected.length === BENCHES.length && !quick) {
     const dir = __dirname;
     writeFileSync(
       join(dir, 'results.json'),
       JSON.stringify({ machine: { ...m, loadAverageAtEnd: loadAtEnd }, judged: judging, maxLoad: MAX_LOAD, totalSeconds: round(totalSeconds, 1), sections }, null, 2) + '\n',
     );
-    writeFileSync(join(dir, 'RESULTS.md'), markdown(m, judging, sections, totalSeconds, loadAtEnd, counts));
+    // The last --baseline run's section stays (it has its own run and date).
+    const results = join(dir, 'RESULTS.md');
+    const before = existsSync(results) ? readFileSync(results, 'utf8') : '';
+    const start = before.indexOf(BASELINE_START);
+    const end = before.indexOf(BASELINE_END);
+    const kept = start !== -1 && end > start ? before.slice(start, end + BASELINE_END.length) : undefined;
+    const fresh = markdown(m, judging, sections, totalSeconds, loadAtEnd, counts);
+    writeFileSync(results, kept ? withBaselineSection(fresh, kept) : fresh);
     console.log('Wrote bench/results.json and bench/RESULTS.md.');
   } else {
     console.log(`A ${quick ? 'quick' : 'partial'} run: bench/results.json and bench/RESULTS.md are left as they were.`);

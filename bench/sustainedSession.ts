@@ -25,6 +25,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { baseline, BASELINE_TARGET, yardstick } from './baseline';
 import { compare, fmtCi, fmtMB, makeTempDir, onCpu, pinnedCpu, rotate, ROOT, sessionCpu, SETSID, serverCommand, settle, type BenchResult, type Block } from './common';
 import { LineSession } from './lineSession';
 import { blockBootstrap, median, round, slope } from './stats';
@@ -64,17 +65,17 @@ export function cliEnv(configDir: string): NodeJS.ProcessEnv {
  * wrote (mcpHost.pinning is "review", the default, so every listing is checked against it). Commands
  * then run with `--yes`: no terminal to ask for consent before a server's first start.
  */
-export function reviewedWorkspace(dir: string, settings: Record<string, unknown>, env: NodeJS.ProcessEnv): string {
+export function reviewedWorkspace(dir: string, settings: Record<string, unknown>, env: NodeJS.ProcessEnv, cli = CLI): string {
   mkdirSync(join(dir, '.vscode'), { recursive: true });
   writeFileSync(join(dir, '.vscode', 'settings.json'), JSON.stringify(settings, null, 2));
-  execFileSync(process.execPath, [CLI, 'lock', '--workspace', dir, '--yes'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  execFileSync(process.execPath, [cli, 'lock', '--workspace', dir, '--yes'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   return dir;
 }
 
 /** A reviewed workspace whose settings run one basic.mjs server with every tool auto-approved. */
-export function basicWorkspace(dir: string, env: NodeJS.ProcessEnv, server = 'basic', pin = true): string {
+export function basicWorkspace(dir: string, env: NodeJS.ProcessEnv, server = 'basic', pin = true, cli = CLI): string {
   const [command, ...args] = serverCommand(server, pin);
-  return reviewedWorkspace(dir, { 'mcpHost.servers': { [server]: { command, args, env: nodeEnv() } }, 'mcpHost.autoApprove': [`${server}/*`] }, env);
+  return reviewedWorkspace(dir, { 'mcpHost.servers': { [server]: { command, args, env: nodeEnv() } }, 'mcpHost.autoApprove': [`${server}/*`] }, env, cli);
 }
 
 export async function sustainedSession(opts: SustainedOptions = SUSTAINED_DEFAULTS): Promise<BenchResult> {
@@ -89,12 +90,20 @@ export async function sustainedSession(opts: SustainedOptions = SUSTAINED_DEFAUL
   // Every session process, host and raw alike, gets the GC-on-signal preload (see gcOnSignal.cjs).
   const pre = ['--expose-gc', '--require', join(__dirname, 'clients', 'gcOnSignal.cjs')];
   const cpu = sessionCpu();
-  const session = (args: readonly string[]) => new LineSession(...onCpu(cpu, process.execPath, [...pre, ...args]), env);
+  const session = (args: readonly string[], e = env) => new LineSession(...onCpu(cpu, process.execPath, [...pre, ...args]), e);
+  // --baseline: the A/A pair is two old `mcp-host session`s, each with its own workspace reviewed by its own CLI (see baseline.ts).
+  const old = baseline();
+  const oldSession = (cli: string, ab: string) => {
+    const oldEnv = cliEnv(join(tmp.dir, `config-old${ab}`));
+    const ws = basicWorkspace(join(tmp.dir, `ws-old${ab}`), oldEnv, 'basic', true, cli);
+    return session([cli, 'session', '--workspace', ws, '--yes', '--audit', join(tmp.dir, `audit-old${ab}.jsonl`)], oldEnv);
+  };
   const sessions = {
-    rawA: session([join(__dirname, 'clients', 'rawSession.mjs'), rawSpec()]),
-    rawB: session([join(__dirname, 'clients', 'rawSession.mjs'), rawSpec()]),
+    rawA: old ? oldSession(old.cli, 'A') : session([join(__dirname, 'clients', 'rawSession.mjs'), rawSpec()]),
+    rawB: old ? oldSession(old.cli, 'B') : session([join(__dirname, 'clients', 'rawSession.mjs'), rawSpec()]),
     host: session([CLI, 'session', '--workspace', workspace, '--yes', '--audit', join(tmp.dir, 'audit.jsonl')]),
   };
+  const raw = yardstick('raw SDK session');
   type SessionSide = keyof typeof sessions;
   const memory = async (): Promise<Record<SessionSide, Memory>> => {
     const out = {} as Record<SessionSide, Memory>;
@@ -105,7 +114,7 @@ export async function sustainedSession(opts: SustainedOptions = SUSTAINED_DEFAUL
     }
     return out;
   };
-  const toolName = { rawA: 'noop', rawB: 'noop', host: 'basic__noop' };
+  const toolName = old ? { rawA: 'basic__noop', rawB: 'basic__noop', host: 'basic__noop' } : { rawA: 'noop', rawB: 'noop', host: 'basic__noop' };
   try {
     for (const s of Object.values(sessions)) {
       const a = await s.request({ op: 'servers' });
@@ -181,20 +190,21 @@ export async function sustainedSession(opts: SustainedOptions = SUSTAINED_DEFAUL
       rows: [
         {
           id: 'session.callsPerSecond',
-          name: `Sustained session, ${opts.blocks * callsPerBlock} sequential calls per side: mcp-host session ÷ raw SDK session, calls/s`,
+          name: `Sustained session, ${opts.blocks * callsPerBlock} sequential calls per side: mcp-host session ÷ ${raw}, calls/s`,
           value: round(c.value, 4),
           unit: '×',
           ci: c.ci,
           aa: c.aa,
-          target: { op: '>=', value: opts.ratioTarget },
+          // Against the old host, a throughput: new ÷ old ≥ 1 ÷ 1.05.
+          target: { op: '>=', value: old ? round(1 / BASELINE_TARGET, 4) : opts.ratioTarget },
           detail:
-            `host ${c.host.toFixed(0)} calls/s vs raw SDK ${c.raw.toFixed(0)} (raw A ${c.rawA.toFixed(0)}, raw B ${c.rawB.toFixed(0)}), median of ${opts.blocks} blocks of ${callsPerBlock} rounds (one call per side per round, sides in a shuffled order) ` +
+            `host ${c.host.toFixed(0)} calls/s vs ${raw} ${c.raw.toFixed(0)} (A ${c.rawA.toFixed(0)}, B ${c.rawB.toFixed(0)}), median of ${opts.blocks} blocks of ${callsPerBlock} rounds (one call per side per round, sides in a shuffled order) ` +
             `after ${opts.warmup} warm-up calls each; A/A ${fmtCi(c.aa.value, c.aa.ci)}; CLI audit file on; servers ${pinnedCpu() !== undefined ? `pinned to CPU ${pinnedCpu()}` : 'not pinned'}, ` +
             `session processes ${cpu !== undefined ? `pinned to CPU ${cpu}` : 'not pinned'}`,
         },
         {
           id: 'session.drift',
-          name: 'Sustained session: host calls/s in the last quarter ÷ first quarter (relative to raw in the same blocks)',
+          name: `Sustained session: host calls/s in the last quarter ÷ first quarter (relative to ${raw} in the same blocks)`,
           value: round(driftValue, 4),
           unit: '×',
           ci: driftCi,
@@ -207,6 +217,7 @@ export async function sustainedSession(opts: SustainedOptions = SUSTAINED_DEFAUL
         },
         {
           id: 'session.rss',
+          kind: 'memory',
           name: `Sustained session: mcp-host session RSS growth over ${opts.totalCalls} calls (slope)`,
           value: round(rssValue, 2),
           unit: 'MB',

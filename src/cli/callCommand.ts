@@ -1,6 +1,7 @@
 import type { Confirmer } from '../core/calls/confirmer';
 import type { ToolCallResult } from '../core/calls/toolRouter';
 import type { McpHost } from '../core/host/mcpHost';
+import { keepStringParts } from '../core/mcp/flatHead';
 import { refusingSampler } from '../core/requests/sampler';
 import type { ServerRequestPorts } from '../core/requests/serverRequests';
 import { CliBrowser } from './cliBrowser';
@@ -54,6 +55,8 @@ function serverNeedingSignIn(host: McpHost, result: ToolCallResult, name: string
 export async function runCall(o: CallOptions, lifecycle: Lifecycle): Promise<number> {
   const workspace = loadWorkspace(o.workspace, o.role);
   printProblems(workspace.problems);
+  // --json writes the result's long texts from the parts they were read in, never one flat copy (jsonStream).
+  if (o.json) keepStringParts();
   const logger = createStderrLogger(o.verbose);
   const browser = o.login ? new CliBrowser(process.env, writeStderr) : undefined;
   const host = lifecycle.track(

@@ -1,9 +1,13 @@
+import { stringParts } from '../core/mcp/flatHead';
+
 /**
  * A JSON document written as a stream: the same text as `JSON.stringify(value, null, indent)`,
  * byte for byte, produced in pieces so that a large result (`call --json` of a 50 MB text) is never
  * held a second and third time as one document string. Long strings are escaped a slice at a
  * time (JSON.stringify of each slice, never splitting a surrogate pair, so a lone surrogate is
- * escaped exactly as the whole string would be).
+ * escaped exactly as the whole string would be). A long string the reader kept as a rope
+ * (parseJsonPieces, with keepStringParts) is written from its parts: slicing the rope would make
+ * V8 copy all of it into one flat string first (50 MB more at the peak of `call --json`).
  *
  * Follows JSON.stringify's rules: toJSON(key), Number/String/Boolean objects unwrapped, non-finite
  * numbers as null, undefined/functions/symbols left out of objects and null in arrays, a BigInt
@@ -46,7 +50,8 @@ export function* jsonPieces(value: unknown, options: Options = {}): Generator<st
   if (top.skip) return;
   yield* serialize(top.value, '');
 
-  function* serialize(v: unknown, indent: string): Generator<string> {
+  /** `holder`/`key`: where `v` is a member, so a rope's parts can be found (see flatHead). */
+  function* serialize(v: unknown, indent: string, holder?: object, key?: string): Generator<string> {
     if (v === null) return yield 'null';
     switch (typeof v) {
       case 'boolean':
@@ -54,7 +59,7 @@ export function* jsonPieces(value: unknown, options: Options = {}): Generator<st
       case 'number':
         return yield Number.isFinite(v) ? String(v) : 'null';
       case 'string':
-        return yield* string(v);
+        return yield* string((holder && stringParts(holder, key!)) ?? [v]);
       case 'bigint':
         throw new TypeError('Do not know how to serialize a BigInt');
     }
@@ -83,22 +88,32 @@ export function* jsonPieces(value: unknown, options: Options = {}): Generator<st
         if (member.skip) continue;
         yield (first ? '{' + open : comma) + JSON.stringify(key) + (gap ? ': ' : ':');
         first = false;
-        yield* serialize(member.value, inner);
+        yield* serialize(member.value, inner, o, key);
       }
       yield first ? '{}' : gap ? `\n${indent}}` : '}';
     }
     stack.pop();
   }
 
-  function* string(s: string): Generator<string> {
-    if (s.length <= slice) return yield JSON.stringify(s);
+  /** One string given as its flat parts in order, escaped a slice at a time. */
+  function* string(parts: readonly string[]): Generator<string> {
+    if (parts.length === 1 && parts[0].length <= slice) return yield JSON.stringify(parts[0]);
     yield '"';
-    for (let start = 0; start < s.length; ) {
-      let end = Math.min(s.length, start + slice);
-      // A high surrogate last in the slice goes with the next one, so a pair is never cut in two.
-      if (end < s.length && isHighSurrogate(s.charCodeAt(end - 1))) end--;
-      yield JSON.stringify(s.slice(start, end)).slice(1, -1);
-      start = end;
+    /** A high surrogate that ended the previous part: it goes with the next one. */
+    let carry = '';
+    for (let p = 0; p < parts.length; p++) {
+      const s = carry + parts[p];
+      const more = p < parts.length - 1;
+      let start = 0;
+      while (start < s.length) {
+        let end = Math.min(s.length, start + slice);
+        // A high surrogate last in the slice goes with the next one, so a pair is never cut in two.
+        if ((end < s.length || more) && isHighSurrogate(s.charCodeAt(end - 1))) end--;
+        if (end === start) break; // the part's last character, carried to the next part
+        yield JSON.stringify(s.slice(start, end)).slice(1, -1);
+        start = end;
+      }
+      carry = s.slice(start);
     }
     yield '"';
   }

@@ -1,4 +1,4 @@
-import { recordHead } from './flatHead';
+import { keepingStringParts, recordHead } from './flatHead';
 
 export interface PieceOptions {
   /**
@@ -46,6 +46,8 @@ class PieceParser {
   private readonly ends: number[];
   /** The flat head of the last string read, when that string is a rope (see flatHead). */
   private head?: string;
+  /** That rope's parts, head first, when a writer asked for them (keepStringParts). */
+  private parts?: string[];
 
   /** `frame`: 1 when each piece is framed in quotes (its text is [1, length - 1)), else 0. */
   constructor(
@@ -118,8 +120,9 @@ class PieceParser {
       this.skipSpace();
       if (this.next() !== ':') this.fail('expected ":"');
       const v = this.value(depth + 1);
-      if (typeof v === 'string' && this.head !== undefined) recordHead(out, key, v, this.head);
+      if (typeof v === 'string' && this.head !== undefined) recordHead(out, key, v, this.head, this.parts);
       this.head = undefined;
+      this.parts = undefined;
       // An own property, as JSON.parse makes it (never the prototype).
       if (key === '__proto__') Object.defineProperty(out, key, { value: v, writable: true, enumerable: true, configurable: true });
       else out[key] = v;
@@ -231,6 +234,7 @@ class PieceParser {
   /** One string from decoded runs: short ones flat; a long one a rope with a flat, recorded head. */
   private assemble(parts: string[]): string {
     this.head = undefined;
+    this.parts = undefined;
     if (parts.length <= 1) return parts[0] ?? '';
     let k = 0;
     let length = 0;
@@ -238,7 +242,9 @@ class PieceParser {
     const head = k === 1 ? parts[0] : parts.slice(0, k).join('');
     if (k === parts.length) return head;
     this.head = head;
-    return combine([head, ...parts.slice(k)]);
+    const rope = [head, ...parts.slice(k)];
+    if (keepingStringParts()) this.parts = rope;
+    return combine(rope);
   }
 }
 

@@ -1,7 +1,9 @@
-/** The streamed JSON writer (call --json, check --json, audit verify --json) against JSON.stringify, the reference. */
+/** The streamed JSON writer (call --json, check --json, audit verify --json) against JSON.stringify, the reference; and from the parts of strings parseJsonPieces read as ropes. */
 import * as assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { jsonPieces, JSON_SLICE, writeJson } from '../../../src/cli/jsonStream';
+import { keepStringParts, stringParts } from '../../../src/core/mcp/flatHead';
+import { parseJsonPieces } from '../../../src/core/mcp/parseJsonPieces';
 
 const streamed = (value: unknown, indent: number, slice?: number) => [...jsonPieces(value, { indent, slice })].join('');
 
@@ -159,5 +161,81 @@ describe('jsonPieces / writeJson: JSON.stringify byte for byte, in pieces', () =
     await new Promise<void>((resolve) => sink.end(resolve));
     assert.equal(chunks.join(''), JSON.stringify(doc, null, 2) + '\n');
     assert.ok(waits > 0, 'never waited for drain');
+  });
+});
+
+describe('jsonPieces from the parts of strings parseJsonPieces read as ropes (call --json of a large result)', () => {
+  afterEach(() => keepStringParts(false));
+
+  const isHigh = (c: number) => c >= 0xd800 && c <= 0xdbff;
+  /** Astral characters as \u escapes in a JSON text (lone surrogates JSON.stringify escapes already). */
+  const escapePairs = (text: string) => text.replace(/[\ud800-\udbff][\udc00-\udfff]/g, (p) => `\\u${p.charCodeAt(0).toString(16)}\\u${p.charCodeAt(1).toString(16)}`);
+  const cut = (text: string, size: number) => Array.from({ length: Math.ceil(text.length / size) }, (_, i) => text.slice(i * size, (i + 1) * size));
+
+  /** Strings of a few MB (ropes are made above 1 MiB): escapes, control characters, pairs and lone surrogates. */
+  function largeDocument(): unknown {
+    const rand = prng(29);
+    const tricky = Array.from({ length: 1_500_000 }, () => TRICKY[Math.floor(rand() * TRICKY.length)]).join('');
+    const pairs = 'x' + '😀'.repeat(700_000) + '\ud83d';
+    const lines = 'line "q" \\ tab\t é \u0001 end\n'.repeat(60_000);
+    return {
+      jsonrpc: '2.0',
+      id: 3,
+      result: {
+        content: [
+          { type: 'text', text: tricky },
+          { type: 'text', text: pairs },
+        ],
+        structuredContent: { nested: [[{ s: lines }, [1, [2, [lines.slice(0, 10)]]]], []] },
+        modelText: 'short',
+      },
+    };
+  }
+
+  it('the same text as JSON.stringify of JSON.parse, however the message was cut into pieces, and written from the parts', function () {
+    this.timeout(60_000); // documents of several MB, parsed and written 8 times
+    const doc = largeDocument();
+    for (const text of [JSON.stringify(doc), escapePairs(JSON.stringify(doc))]) {
+      const expected = JSON.stringify(JSON.parse(text), null, 2);
+      for (const size of [65_537, 300_007]) {
+        for (const framedPieces of [false, true]) {
+          keepStringParts();
+          const pieces = cut(text, size);
+          const value = parseJsonPieces(framedPieces ? pieces.map((p) => `"${p}"`) : pieces, { framed: framedPieces }) as {
+            result: { content: { text: string }[]; structuredContent: { nested: [[{ s: string }]] } };
+          };
+          const label = `pieces of ${size}${framedPieces ? ', framed' : ''}${text.includes('\\ud83d\\ude00') ? ', pairs as escapes' : ''}`;
+          const blocks = [...value.result.content, value.result.structuredContent.nested[0][0]];
+          const parts = blocks.map((b) => stringParts(b, 'text' in b ? 'text' : 's'));
+          assert.ok(
+            parts.every((p) => p !== undefined && p.length > 1),
+            `${label}: every large string has its parts`,
+          );
+          for (const slice of [undefined, 40_009]) {
+            // Compared as text, but not printed whole when it differs (megabytes).
+            const out = streamed(value, 2, slice);
+            if (out !== expected) assert.fail(`${label}, slice ${slice ?? JSON_SLICE}: differs from JSON.stringify first at ${[...out].findIndex((c, i) => c !== expected[i])}`);
+          }
+          if (size === 65_537 && !framedPieces && !text.includes('\\ud83d\\ude00')) {
+            // A pair cut by a piece end: the parts themselves split it, and the writer carries the high surrogate over.
+            assert.ok(
+              parts[1]!.slice(0, -1).some((p) => isHigh(p.charCodeAt(p.length - 1))),
+              'a part ends in the middle of a pair',
+            );
+          }
+        }
+      }
+    }
+  });
+
+  it('without keepStringParts no parts are kept (a rope flattened later would hold its text twice)', () => {
+    const big = 'abc\n'.repeat(400_000);
+    const value = parseJsonPieces(cut(JSON.stringify({ text: big }), 65_537)) as { text: string };
+    assert.equal(stringParts(value, 'text'), undefined);
+    keepStringParts();
+    const kept = parseJsonPieces(cut(JSON.stringify({ text: big }), 65_537)) as { text: string };
+    assert.equal(stringParts(kept, 'text')?.join(''), big);
+    kept.text = 'replaced';
+    assert.equal(stringParts(kept, 'text'), undefined, 'no parts for a string the parser did not make');
   });
 });
