@@ -10,8 +10,10 @@ import type { ClientFeature } from '../clientFeature';
  * 1. The SDK rejects a `tools/call` answered with `resultType: "task"` (UnsupportedResultType) and
  *    drops the answer. `acceptTaskResults` wraps the server's transport: such an answer to a
  *    `tools/call` that declared the extension reaches the SDK as a complete result holding the
- *    task under a key no server can send (a Symbol), which `createdTask` reads back. Every other
- *    message passes unchanged, so a legacy connection's traffic is byte-identical.
+ *    task under a key no server can send (a Symbol), which `createdTask` reads back. A result
+ *    without `resultType` (which the spec reads as complete, and the SDK rejects) gets
+ *    `"complete"`. Every other message passes unchanged, so a legacy connection's traffic is
+ *    byte-identical.
  * 2. A task's `inputRequests` are answered by the same handlers the host registered for
  *    elicitation, sampling and roots (src/core/requests: trust, role, settings, the person, audit),
  *    reached as the SDK's own multi-round-trip engine reaches them: through its protected
@@ -56,7 +58,11 @@ export function acceptTaskResults(transport: Transport): Transport {
     const m = message as { id?: string | number; result?: Record<string, unknown> };
     if (m.id === undefined || !('result' in m || 'error' in m) || !mayCreate.delete(m.id)) return message;
     const result = m.result;
-    if (!result || result.resultType !== 'task') return message;
+    if (!result) return message;
+    // The spec reads a result without `resultType` as complete; SDK 2.4.0 rejects it outright
+    // (conformance sep-2322: a server that leaves it out).
+    if (result.resultType === undefined) return { ...message, result: { ...result, resultType: 'complete' } } as JSONRPCMessage;
+    if (result.resultType !== 'task') return message;
     return { ...message, result: { resultType: 'complete', content: [], [CREATED_TASK]: result } } as JSONRPCMessage;
   };
   return new Proxy(transport, {

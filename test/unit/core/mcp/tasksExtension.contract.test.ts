@@ -6,12 +6,14 @@
  *   host should use the SDK's own support and drop acceptTaskResults);
  * - through acceptTaskResults the CreateTaskResult arrives as the server sent it, other answers
  *   unchanged, and a task answer to a request that did not declare the extension stays refused;
+ * - a modern result without `resultType` is rejected by the SDK, and read as complete through the
+ *   seam (the spec's default; conformance sep-2322);
  * - answerInputRequest reaches the handler registered with setRequestHandler, through the SDK's
  *   stored chain (which validates the embedded request), with the given signal; a method that is
  *   not an input request, or has no handler, is refused.
  */
 import * as assert from 'node:assert/strict';
-import { Client, SdkError, SdkErrorCode, type Transport } from '@modelcontextprotocol/client';
+import { Client, InMemoryTransport, SdkError, SdkErrorCode, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { AnyObjectSchema } from '../../../../src/core/mcp/anyObjectSchema';
 import { acceptTaskResults, answerInputRequest, createdTask, TASKS_EXTENSION_ID } from '../../../../src/core/mcp/call/tasksExtension';
@@ -83,5 +85,27 @@ describe('SDK v2 contract of the tasks extension seam', function () {
     assert.equal(asked.length, 1, 'an invalid request never reaches the handler');
     await assert.rejects(answerInputRequest(client, 'k3', 'tools/call', {}, signal), /not a request a task may embed/);
     await assert.rejects(answerInputRequest(client, 'k4', 'sampling/createMessage', { messages: [], maxTokens: 1 }, signal), /does not answer for this server/);
+  });
+
+  it('a tools/call result without resultType: the SDK rejects it, through the seam it is complete (the spec default)', async () => {
+    // The SDK's servers always write resultType, so the peer is a few raw JSON-RPC answers.
+    async function rawPeer(seam: boolean): Promise<Client> {
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      const answer = (id: unknown, result: Record<string, unknown>) => void serverSide.send({ jsonrpc: '2.0', id, result } as JSONRPCMessage);
+      serverSide.onmessage = (m) => {
+        const r = m as { id?: unknown; method?: string };
+        if (r.method === 'server/discover') answer(r.id, { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, serverInfo: { name: 'raw', version: '1' } });
+        else if (r.method === 'tools/call') answer(r.id, { content: [{ type: 'text', text: 'no resultType' }] });
+      };
+      await serverSide.start();
+      const client = new Client({ name: 'contract', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: TASKS });
+      clients.push(client);
+      await client.connect(seam ? acceptTaskResults(clientSide) : clientSide);
+      return client;
+    }
+    await assert.rejects(call(await rawPeer(false), 'x', {}), SdkError);
+    const result = await call(await rawPeer(true), 'x', {});
+    assert.deepEqual(result.content, [{ type: 'text', text: 'no resultType' }]);
+    assert.equal(createdTask(result), undefined);
   });
 });
