@@ -140,11 +140,11 @@ export class ToolRouter {
 
     const parsed = parseCallArguments(request.args);
     if (!parsed.ok) return this.finish(base, entry, request.args, { outcome: 'invalidArgs', text: invalidArgsText(entry, [parsed.error]) });
-    const args = parsed.args;
     // A server that echoes a `token` argument must not hand it back: from now on it is masked.
-    this.redactor.noteArguments(args);
-    const check = this.validator.validate(entry.tool, entry.definitionHash, args);
-    if (!check.ok) return this.finish(base, entry, args, { outcome: 'invalidArgs', text: invalidArgsText(entry, check.errors) });
+    this.redactor.noteArguments(parsed.args);
+    const check = this.validator.validateCall(entry.tool, entry.definitionHash, parsed.args);
+    if (!check.ok) return this.finish(base, entry, parsed.args, { outcome: 'invalidArgs', text: invalidArgsText(entry, check.errors) });
+    const args = check.args;
 
     if (request.signal?.aborted) return this.finish(base, entry, args, { outcome: 'cancelled', text: cancelledText(entry) });
 

@@ -100,6 +100,20 @@ describe('McpHost: calls and their outcomes', function () {
       assert.equal(callsTo('basic').length, before, 'no call reached the server');
     });
 
+    it('a null for an optional property is read as not given; a null for a required one stays invalid', async () => {
+      const before = callsTo('basic').length;
+      const optional = await host.call({ name: 'basic__fail', args: { reason: null } });
+      assert.equal(optional.outcome, 'isError', optional.modelText);
+      assert.match(optional.modelText, /something failed: no reason/);
+      const sent = callsTo('basic').slice(before).find((e) => e.tool === 'fail');
+      assert.deepEqual(sent?.args, {}, 'the server got the call without the null');
+      const required = await host.call({ name: 'basic__add', args: { a: 1, b: null } });
+      assert.equal(required.outcome, 'invalidArgs');
+      assert.match(required.modelText, /"b" must be number/);
+      const wrongType = await host.call({ name: 'basic__fail', args: { reason: 7 } });
+      assert.equal(wrongType.outcome, 'invalidArgs', 'only null is read as not given');
+    });
+
     it('runs many calls at once: 20 parallel waits take about as long as one', async () => {
       const t0 = Date.now();
       const results = await Promise.all(Array.from({ length: 20 }, (_, i) => host.call({ name: 'basic__wait', args: { ms: 1000 + i } })));
