@@ -5,7 +5,7 @@ import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/cli
  * A transport that hands every failure of the transport it wraps to `explain` before it reaches
  * the SDK Client, so a refused request arrives as the host's SignInRequiredError (with the issuer
  * and what the server asked for) or as a plain error, whatever the SDK's auth code threw. Messages,
- * callbacks and the protocol version pass straight through.
+ * callbacks, the protocol versions and the per-request-stream flag pass straight through.
  */
 export class SignInAwareTransport implements Transport {
   constructor(
@@ -34,9 +34,17 @@ export class SignInAwareTransport implements Transport {
   get sessionId(): string | undefined {
     return this.inner.sessionId;
   }
+  /** 2026-07-28 over HTTP: closing a call's own response stream is how the SDK cancels it. */
+  get hasPerRequestStream(): boolean | undefined {
+    return this.inner.hasPerRequestStream;
+  }
 
   setProtocolVersion(version: string): void {
     this.inner.setProtocolVersion?.(version);
+  }
+
+  setSupportedProtocolVersions(versions: string[]): void {
+    this.inner.setSupportedProtocolVersions?.(versions);
   }
 
   async start(): Promise<void> {

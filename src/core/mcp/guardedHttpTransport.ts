@@ -69,6 +69,11 @@ export class HttpGuard {
         }
       },
       setProtocolVersion: (v: string) => inner.setProtocolVersion?.(v),
+      setSupportedProtocolVersions: (versions: string[]) => inner.setSupportedProtocolVersions?.(versions),
+      // 2026-07-28 over HTTP: closing a call's own response stream is how the SDK cancels it.
+      get hasPerRequestStream() {
+        return inner.hasPerRequestStream;
+      },
       get sessionId() {
         return inner.sessionId;
       },
