@@ -141,7 +141,8 @@ async function main() {
         const tools = await ui.waitForResponse(page, /Tools of _?no role/, 60000);
         assert.doesNotMatch(tools, /Language model unavailable/);
         await ui.sendChat(page, '@mcp /servers', { waitForModel: false });
-        const servers = await ui.waitForResponse(page, /Servers \(role:/, 30000);
+        // The answer streams in: its heading shows before the list, so wait for the server's line.
+        const servers = await ui.waitForResponse(page, /Servers \(role:[\s\S]*filesystem/, 30000);
         assert.match(servers, /filesystem/);
         await ui.sendChat(page, '@mcp what is in this folder?', { waitForModel: false });
         await ui.waitForResponse(page, /No language model is installed.*install a chat model provider/s, 30000);
