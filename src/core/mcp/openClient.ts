@@ -3,6 +3,7 @@ import type { ServerSettings } from '../settings/hostSettings';
 import { acceptTaskResults, TASKS_EXTENSION_FEATURE } from './call/tasksExtension';
 import { featuresFor, mergeCapabilities, type ClientFeature } from './clientFeature';
 import { negotiationMode, priorOf, type EraVerdictStore } from './eraVerdicts';
+import { initializeTimeoutText } from './startFailure';
 import { withTimeout } from '../util/withTimeout';
 import type { ServerTransport, TransportFactory, TransportHooks } from './serverTransport';
 
@@ -53,7 +54,7 @@ export async function featuresSettled(features: readonly ClientFeature[], client
 export function openClient(server: ServerSettings, o: OpenClientOptions): Promise<OpenedClient> {
   // The SDK's own timeout covers each request; this bounds the whole attempt, the era probe and
   // fallback included. Either way the person reads the same words (the probe is not theirs to know).
-  return withTimeout(attempt(server, o), o.timeoutMs + 1000, () => `did not answer initialize within ${o.timeoutMs} ms (connectTimeoutMs)`);
+  return withTimeout(attempt(server, o), o.timeoutMs + 1000, () => initializeTimeoutText(o.timeoutMs));
 }
 
 async function attempt(server: ServerSettings, o: OpenClientOptions): Promise<OpenedClient> {

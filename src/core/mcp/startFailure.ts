@@ -45,6 +45,11 @@ export class StderrTail {
   }
 }
 
+/** A start that overran `connectTimeoutMs`, whichever clock noticed (the SDK's per request, openClient's per attempt). */
+export function initializeTimeoutText(connectTimeoutMs: number): string {
+  return `did not answer initialize within ${connectTimeoutMs} ms (connectTimeoutMs)`;
+}
+
 /** Why a start failed, in words a person can act on (before secret redaction). */
 export function describeStartFailure(e: unknown, transport: ServerTransport | undefined, connectTimeoutMs: number, stderr: StderrTail, url?: string): string {
   const exit = transport?.exitReason?.();
@@ -52,7 +57,7 @@ export function describeStartFailure(e: unknown, transport: ServerTransport | un
   if (exit && /connection closed/i.test(message)) {
     message = `server process exited (${exit}) before initialize completed`;
   } else if (e instanceof SdkError && e.code === SdkErrorCode.RequestTimeout) {
-    message = `did not answer initialize within ${connectTimeoutMs} ms (connectTimeoutMs)`;
+    message = initializeTimeoutText(connectTimeoutMs);
   } else {
     message = httpStatusText(e, url) ?? message;
   }
