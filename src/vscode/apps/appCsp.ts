@@ -63,12 +63,17 @@ export function appCsp(csp: UiCsp | undefined): AppCsp {
   return { policy: directives.join('; '), allowed, refused };
 }
 
+/** Text for a double-quoted HTML attribute (`&`, `<` and `"` escaped). */
+export function escapeAttribute(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
+}
+
 /**
  * The app's HTML with its policy as the first element of `<head>` (a `<meta http-equiv>` applies
  * only to what follows it). A document without `<head>` gets one.
  */
 export function withCsp(html: string, policy: string): string {
-  const meta = `<meta http-equiv="Content-Security-Policy" content="${policy.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}">`;
+  const meta = `<meta http-equiv="Content-Security-Policy" content="${escapeAttribute(policy)}">`;
   const head = /<head(\s[^>]*)?>/i.exec(html);
   if (head) return `${html.slice(0, head.index + head[0].length)}${meta}${html.slice(head.index + head[0].length)}`;
   const htmlTag = /<html(\s[^>]*)?>/i.exec(html);

@@ -10,7 +10,7 @@ import { CLIENT_INFO } from '../../core/host/mcpHostOptions';
 import { errorText } from '../../core/util/errorText';
 import type { Logger } from '../../core/util/logger';
 import { Emitter } from '../../core/util/event';
-import { appCsp, shellCsp, withCsp } from './appCsp';
+import { appCsp, escapeAttribute, shellCsp, withCsp } from './appCsp';
 import { themeContext } from './appHostContext';
 import type { AppModelContexts } from './appModelContext';
 import type { AppPermissions } from './appPermissions';
@@ -276,19 +276,18 @@ export function toViewResult(r: ToolCallResult): CallToolResult {
 
 /** The webview's page: the relay script and its stylesheet, under the app's policy plus the extension's own files. */
 function shellHtml(policy: string, css: string, js: string, title: string): string {
-  const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${esc(policy)}">
+<meta http-equiv="Content-Security-Policy" content="${escapeAttribute(policy)}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${esc(css)}">
-<title>${esc(title)}</title>
+<link rel="stylesheet" href="${escapeAttribute(css)}">
+<title>${escapeAttribute(title)}</title>
 </head>
 <body>
 <p id="status">Loading the app view…</p>
-<script src="${esc(js)}"></script>
+<script src="${escapeAttribute(js)}"></script>
 </body>
 </html>`;
 }
