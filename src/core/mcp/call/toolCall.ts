@@ -122,13 +122,6 @@ export async function sendToolCall(client: Client, tool: Tool | undefined, name:
   }
 }
 
-/**
- * One `tools/call` on the call's clock. On a 2026-07-28 connection a tool whose arguments are
- * mirrored into `Mcp-Param-*` headers (valid `x-mcp-header` declarations) goes through the SDK's
- * callTool, which does the mirroring from the definition given (without its outputSchema: the
- * router checks structured output); every other call is read leniently (AnyObjectSchema).
- * MRTR rounds happen inside either: the SDK answers each input request through the host's handlers.
- */
 /** One `tools/call` as the host sends it: the tool's listed definition (for header mirroring) and the trace context. */
 interface OutgoingCall {
   readonly tool: Tool | undefined;
@@ -137,6 +130,13 @@ interface OutgoingCall {
   readonly meta: Record<string, unknown> | undefined;
 }
 
+/**
+ * One `tools/call` on the call's clock. On a 2026-07-28 connection a tool whose arguments are
+ * mirrored into `Mcp-Param-*` headers (valid `x-mcp-header` declarations) goes through the SDK's
+ * callTool, which does the mirroring from the definition given (without its outputSchema: the
+ * router checks structured output); every other call is read leniently (AnyObjectSchema).
+ * MRTR rounds happen inside either: the SDK answers each input request through the host's handlers.
+ */
 function sendOnce(client: Client, call: OutgoingCall, clock: OpenCall, onProgress: (p: Progress) => void): Promise<Record<string, unknown>> {
   const { tool, name, args, meta } = call;
   const params = { name, arguments: args, ...(meta ? { _meta: meta } : {}) };
