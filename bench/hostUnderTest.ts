@@ -18,6 +18,7 @@ import { fixedConfirmer } from '../src/core/calls/confirmer';
 import type { ToolCallResult } from '../src/core/calls/toolRouter';
 import type { HostSnapshot } from '../src/core/host/hostSnapshot';
 import { McpHost } from '../src/core/host/mcpHost';
+import { createDefaultTransportFactory } from '../src/core/mcp/defaultTransportFactory';
 import type { TransportFactory } from '../src/core/mcp/serverTransport';
 import { MemoryLockfileStore, type LockfileStore } from '../src/core/pinning/lockfileStore';
 import { PolicySet } from '../src/core/policy/activePolicies';
@@ -41,6 +42,8 @@ export interface HostOptions {
   readonly timeoutMs?: number;
   /** How servers are reached (e.g. test/fixtures/inMemoryServers); default real processes. */
   readonly transports?: TransportFactory;
+  /** false: real processes, every request through the SDK's request path (no DirectRequests). */
+  readonly directRequests?: boolean;
   /**
    * The reviewed tool definitions (`mcpHost.pinning` is "review", the default): a lockfile shared
    * by hosts of the same servers (see reviewedDefinitions). Default: an empty one, so every tool
@@ -94,7 +97,7 @@ export function createHostUnderTest(servers: readonly (ServerSpec | ServerSettin
     auditPathOverride: o.auditPath,
     env: {},
     lockfile: o.lockfile ?? new MemoryLockfileStore(),
-    ...(o.transports ? { transports: o.transports } : {}),
+    ...(o.transports ? { transports: o.transports } : o.directRequests === false ? { transports: createDefaultTransportFactory(undefined, { directRequests: false }) } : {}),
   });
   return {
     start: () => host.start(),

@@ -27,6 +27,7 @@ import { FIXTURE_SERVERS_DIR, descendantPidsOf } from '../test/fixtures/fixtureS
 import { baseline, BASELINE_ENV, BASELINE_TARGET, type Baseline } from './baseline';
 import { BENCH_SERVERS_DIR, errorText, fmtCi, load1, ROOT, type BenchResult, type Row, type Verdict } from './common';
 import { CONCURRENCY_DEFAULTS, concurrency } from './concurrency';
+import { DIRECT_CALLS_DEFAULTS, directCalls } from './directCalls';
 import { GATEWAY_CALL_DEFAULTS, gatewayCall } from './gatewayCall';
 import { JSON_CALL_MEMORY_DEFAULTS, jsonCallMemory } from './jsonCallMemory';
 import { LARGE_DEFAULTS, largeResult } from './largeResult';
@@ -54,6 +55,7 @@ interface Bench {
 
 const BENCHES: readonly Bench[] = [
   { key: 'routing', title: 'Routing overhead', run: (q) => routingOverhead(q ? { ...ROUTING_DEFAULTS, blocks: 4, rounds: 50, warmup: 100, coldCalls: 50 } : ROUTING_DEFAULTS) },
+  { key: 'direct', title: 'Calls past the SDK (DirectRequests)', run: (q) => directCalls(q ? { ...DIRECT_CALLS_DEFAULTS, blocks: 3, rounds: 50, warmup: 100 } : DIRECT_CALLS_DEFAULTS) },
   { key: 'sdk', title: 'SDK cost (no target)', run: (q) => sdkCost(q ? { ...SDK_COST_DEFAULTS, blocks: 3, rounds: 50, warmup: 100 } : SDK_COST_DEFAULTS) },
   { key: 'session', title: 'Sustained session', run: (q) => sustainedSession(q ? { ...SUSTAINED_DEFAULTS, totalCalls: 1200, blocks: 4, warmup: 100 } : SUSTAINED_DEFAULTS) },
   { key: 'concurrency', title: 'Concurrency', run: (q) => concurrency(q ? { ...CONCURRENCY_DEFAULTS, blocks: 3, rounds: 2, progressBlocks: 2, sameRequestBlocks: 2 } : CONCURRENCY_DEFAULTS) },

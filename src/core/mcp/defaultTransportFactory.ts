@@ -7,13 +7,18 @@ import { ProcessStdioTransport } from './processStdioTransport';
 import { httpStatusOf } from './transportErrorText';
 import type { ServerTransport, TransportFactory, TransportHooks } from './serverTransport';
 
+export interface DefaultTransportOptions {
+  /** Default true; false sends every request of a stdio server through the SDK (the plain path DirectRequests is held to in tests and the bench). */
+  readonly directRequests?: boolean;
+}
+
 /**
  * stdio servers run as a child process in their own process group; `http` is Streamable HTTP,
  * falling back to SSE when the endpoint answers a 4xx (except 401/403, which are credential
  * problems that SSE would only obscure); `sse` is SSE only. Remote servers get OAuth from `auth`
  * (stored tokens, silent refresh, "needs sign-in"); without it they carry only their headers.
  */
-export function createDefaultTransportFactory(auth?: RemoteAuthPort): TransportFactory {
+export function createDefaultTransportFactory(auth?: RemoteAuthPort, o: DefaultTransportOptions = {}): TransportFactory {
   return {
     create(server: ServerSettings, hooks: TransportHooks): ServerTransport {
       switch (server.type) {
@@ -27,6 +32,7 @@ export function createDefaultTransportFactory(auth?: RemoteAuthPort): TransportF
               onStderrLine: hooks.onStderrLine,
               name: hooks.name,
               maxMessageBytes: hooks.maxMessageBytes,
+              directRequests: o.directRequests,
             }),
           );
         case 'sse':
@@ -67,6 +73,7 @@ function stdioTransport(t: ProcessStdioTransport): ServerTransport {
       return t.pid;
     },
     exitReason: () => t.exitReason(),
+    direct: t.direct,
   };
 }
 

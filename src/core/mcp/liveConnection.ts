@@ -36,6 +36,7 @@ export class LiveConnection {
       clocks: calls?.clocks,
       unreachable: (reason) => this.lost(reason),
       toolsStale: calls?.toolsStale,
+      direct: transport.direct,
     };
   }
 

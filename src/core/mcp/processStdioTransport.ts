@@ -5,6 +5,7 @@ import { serializeMessage } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { DEFAULTS } from '../settings/hostSettings';
+import { DirectRequests } from './directRequests';
 import { messageTooLargeText } from './hostErrorResponse';
 import { StdioMessageReader } from './stdioMessageReader';
 
@@ -22,6 +23,8 @@ export interface ProcessStdioOptions {
   readonly maxMessageBytes?: number;
   /** The server's name, for error texts. */
   readonly name?: string;
+  /** Default true: the host's `tools/call` on a 2025-era connection may go past the SDK (see DirectRequests). */
+  readonly directRequests?: boolean;
 }
 
 function uncork(stream: NodeJS.WritableStream & { uncork(): void }): void {
@@ -42,6 +45,8 @@ export class ProcessStdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
+  /** Requests the host sends past the SDK's Protocol on this transport (see DirectRequests); absent when switched off. */
+  readonly direct?: DirectRequests;
 
   private child?: ChildProcess;
   private readonly reader: StdioMessageReader;
@@ -56,12 +61,14 @@ export class ProcessStdioTransport implements Transport {
   };
 
   constructor(private readonly options: ProcessStdioOptions) {
+    const direct = options.directRequests === false ? undefined : new DirectRequests((m) => this.send(m));
+    this.direct = direct;
     this.reader = new StdioMessageReader({
       maxMessageBytes: options.maxMessageBytes ?? DEFAULTS.maxMessageBytes,
       onMessage: (m) => {
         // A handler that throws must not escape the 'data' listener: that would end the process.
         try {
-          this.onmessage?.(m);
+          if (!direct?.take(m)) this.onmessage?.(m);
         } catch (e) {
           this.onerror?.(e instanceof Error ? e : new Error(String(e)));
         }
@@ -240,7 +247,12 @@ export class ProcessStdioTransport implements Transport {
   private notifyClosed(): void {
     if (this.closedNotified) return;
     this.closedNotified = true;
-    this.onclose?.();
+    try {
+      this.onclose?.();
+    } finally {
+      // After the SDK has heard of the close, as its own requests in flight are failed after it.
+      this.direct?.close();
+    }
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Transport } from '@modelcontextprotocol/client';
 import type { ServerSettings } from '../settings/hostSettings';
+import type { DirectRequests } from './directRequests';
 
 export type TransportKind = 'stdio' | 'streamableHttp' | 'sse' | 'inMemory';
 
@@ -11,6 +12,8 @@ export interface ServerTransport {
   readonly pid?: number;
   /** How the server's process ended, once it has ("code 1", "signal SIGKILL"). */
   exitReason?(): string | undefined;
+  /** Requests the host may send past the SDK's Protocol (a stdio process: see DirectRequests). */
+  readonly direct?: DirectRequests;
 }
 
 export interface TransportHooks {

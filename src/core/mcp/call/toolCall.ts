@@ -2,6 +2,7 @@ import { ProtocolError, SdkError, SdkErrorCode, TRACEPARENT_META_KEY, type Clien
 import { DEFAULTS } from '../../settings/hostSettings';
 import { traceparent, type TraceIds } from '../../util/traceContext';
 import { AnyObjectSchema } from '../anyObjectSchema';
+import type { DirectRequests } from '../directRequests';
 import type { ProgressListener } from '../callProgress';
 import { headerAnnotations } from '../headerAnnotations';
 import { hostErrorText } from '../hostErrorResponse';
@@ -51,6 +52,8 @@ export interface CallContext {
   readonly unreachable?: (reason: string) => void;
   /** A call found the host's tool definitions out of date (a 2026-07-28 header mismatch): list them again. */
   readonly toolsStale?: () => void;
+  /** The transport's requests past the SDK (a stdio server): a 2025-era `tools/call` goes there (see DirectRequests). */
+  readonly direct?: DirectRequests;
 }
 
 export interface ToolCallOptions {
@@ -94,7 +97,7 @@ export async function sendToolCall(client: Client, tool: Tool | undefined, name:
     }
     const meta = o.trace ? { [TRACEPARENT_META_KEY]: traceparent(o.trace) } : undefined;
     const send = async (definition: Tool | undefined) => {
-      const result = await sendOnce(client, { tool: definition, name, args, meta }, clock, onProgress);
+      const result = await sendOnce(client, { tool: definition, name, args, meta }, clock, onProgress, ctx.direct);
       // A 2026-07-28 server may answer with a task (the tasks extension): followed to its result.
       return followTask(client, result, { signal: clock.signal, requestTimeoutMs: clock.sdkTimeoutMs, onProgress });
     };
@@ -131,18 +134,22 @@ interface OutgoingCall {
 }
 
 /**
- * One `tools/call` on the call's clock. On a 2026-07-28 connection a tool whose arguments are
- * mirrored into `Mcp-Param-*` headers (valid `x-mcp-header` declarations) goes through the SDK's
- * callTool, which does the mirroring from the definition given (without its outputSchema: the
- * router checks structured output); every other call is read leniently (AnyObjectSchema).
- * MRTR rounds happen inside either: the SDK answers each input request through the host's handlers.
+ * One `tools/call` on the call's clock. On a 2025-era stdio connection it goes past the SDK's
+ * request path (DirectRequests: the same request, progress, cancellation and errors, without the
+ * SDK's per-message cost). On a 2026-07-28 connection a tool whose arguments are mirrored into
+ * `Mcp-Param-*` headers (valid `x-mcp-header` declarations) goes through the SDK's callTool, which
+ * does the mirroring from the definition given (without its outputSchema: the router checks
+ * structured output); every other call is read leniently (AnyObjectSchema). MRTR rounds happen
+ * inside either: the SDK answers each input request through the host's handlers.
  */
-function sendOnce(client: Client, call: OutgoingCall, clock: OpenCall, onProgress: (p: Progress) => void): Promise<Record<string, unknown>> {
+function sendOnce(client: Client, call: OutgoingCall, clock: OpenCall, onProgress: (p: Progress) => void, direct: DirectRequests | undefined): Promise<Record<string, unknown>> {
   const { tool, name, args, meta } = call;
   const params = { name, arguments: args, ...(meta ? { _meta: meta } : {}) };
+  const progress = (p: Progress) => onProgress({ progress: p.progress, total: p.total, message: p.message });
+  if (direct && client.getProtocolEra() === 'legacy') return direct.request('tools/call', params, { signal: clock.signal, onprogress: progress });
   const options = {
     // The SDK reports each MRTR round as progress of its own: not the server's, so it restarts no clock.
-    onprogress: (p: Progress) => void (isRoundProgress(p) || onProgress({ progress: p.progress, total: p.total, message: p.message })),
+    onprogress: (p: Progress) => void (isRoundProgress(p) || progress(p)),
     timeout: clock.sdkTimeoutMs,
     signal: clock.signal,
   };
