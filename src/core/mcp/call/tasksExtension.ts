@@ -65,23 +65,29 @@ export function acceptTaskResults(transport: Transport): Transport {
     if (result.resultType !== 'task') return message;
     return { ...message, result: { resultType: 'complete', content: [], [CREATED_TASK]: result } } as JSONRPCMessage;
   };
+  const send = (message: JSONRPCMessage, options?: unknown) => {
+    const m = message as Record<string, unknown>;
+    if (m.id !== undefined && declaresTasks(m)) {
+      mayCreate.add(m.id as string | number);
+      // A call given up on may never be answered (modern HTTP closes its stream): forget the oldest.
+      if (mayCreate.size > MAX_PENDING) mayCreate.delete(mayCreate.values().next().value!);
+    }
+    return (transport.send as (m: JSONRPCMessage, o?: unknown) => Promise<void>).call(transport, message, options);
+  };
+  // The transport's methods, bound to it once each (the SDK reads some on every request).
+  const bound = new Map<PropertyKey, { readonly fn: unknown; readonly bound: unknown }>();
   return new Proxy(transport, {
     get(target, key) {
-      if (key === 'send') {
-        return (message: JSONRPCMessage, options?: unknown) => {
-          const m = message as Record<string, unknown>;
-          if (m.id !== undefined && declaresTasks(m)) {
-            mayCreate.add(m.id as string | number);
-            // A call given up on may never be answered (modern HTTP closes its stream): forget the oldest.
-            if (mayCreate.size > MAX_PENDING) mayCreate.delete(mayCreate.values().next().value!);
-          }
-          return (target.send as (m: JSONRPCMessage, o?: unknown) => Promise<void>).call(target, message, options);
-        };
-      }
+      if (key === 'send') return send;
       if (key === 'onmessage') return inbound;
       const value = Reflect.get(target, key, target) as unknown;
+      if (typeof value !== 'function') return value;
       // Methods run on the transport itself (its private fields are not the Proxy's).
-      return typeof value === 'function' ? value.bind(target) : value;
+      const known = bound.get(key);
+      if (known?.fn === value) return known.bound;
+      const b = (value as (...a: unknown[]) => unknown).bind(target);
+      bound.set(key, { fn: value, bound: b });
+      return b;
     },
     set(target, key, value) {
       if (key !== 'onmessage') return Reflect.set(target, key, value, target);
