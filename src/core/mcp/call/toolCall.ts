@@ -11,6 +11,7 @@ import { httpStatusText, ServerUnreachableError } from '../transportErrorText';
 import { CallDeadline, type OpenCall } from './callDeadline';
 import { followTask } from './modernTaskCall';
 import { callToolAsTask, runsAsTask } from './taskCall';
+import { afterUrlElicitation, isUrlElicitationRequired } from './urlElicitationRequired';
 
 /** The call ran out of time here (not a server's own -32001): the server was told to cancel it. */
 export class CallTimeoutError extends Error {
@@ -101,6 +102,8 @@ export async function sendToolCall(client: Client, tool: Tool | undefined, name:
     try {
       return await send(tool);
     } catch (e) {
+      // 2025-11-25: the server needs a step in the browser first (-32042): the host's URL step, then one retry.
+      if (isUrlElicitationRequired(e) && !clock.signal.aborted) return await afterUrlElicitation(client, e, { signal: clock.signal, waitMs: o.timeoutMs, server: ctx.server }, () => send(tool));
       if (!(e instanceof ProtocolError && e.code === HEADER_MISMATCH) || clock.signal.aborted) throw e;
       // 2026-07-28: the server's tool definition no longer matches the headers sent (its x-mcp-header
       // declarations changed): list the tool again, once, and retry with what the server lists now.
