@@ -90,10 +90,10 @@ export async function sendToolCall(client: Client, tool: Tool | undefined, name:
   const clock = ctx.clocks?.begin(ctx.server ?? '', name, o.timeoutMs, o.signal, reset, maxTotal) ?? new CallDeadline({ timeoutMs: o.timeoutMs, resetTimeoutOnProgress: reset, maxTotalTimeoutMs: maxTotal, signal: o.signal });
   const onProgress = clock.withProgress(o.onProgress);
   try {
-    if (runsAsTask(tool, client.getServerCapabilities())) {
-      return await callToolAsTask(client, name, args, { signal: clock.signal, requestTimeoutMs: clock.sdkTimeoutMs, onProgress });
-    }
     const meta = o.trace ? { [TRACEPARENT_META_KEY]: traceparent(o.trace) } : undefined;
+    if (runsAsTask(tool, client.getServerCapabilities())) {
+      return await callToolAsTask(client, name, args, { signal: clock.signal, requestTimeoutMs: clock.sdkTimeoutMs, onProgress, meta });
+    }
     const send = async (definition: Tool | undefined) => {
       const result = await sendOnce(client, { tool: definition, name, args, meta }, clock, onProgress);
       // A 2026-07-28 server may answer with a task (the tasks extension): followed to its result.
