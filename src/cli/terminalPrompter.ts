@@ -39,7 +39,7 @@ export class TerminalPrompter implements ElicitationPrompter {
   }
 
   async askUrl(q: UrlQuestion, signal: AbortSignal): Promise<UrlAnswer> {
-    this.streams.output.write(header(q, 'asks you to open a web page') + `  URL: ${q.url}\n`);
+    this.streams.output.write(header(q, 'asks you to open a web page') + `  Site: ${q.origin}\n  URL: ${q.url}\n`);
     const lines = new TerminalLines(this.streams, signal);
     try {
       const answer = await lines.ask('Open this URL? [y/N] ');

@@ -37,7 +37,7 @@ export function formDialog(q: FormQuestion): DialogText {
 export function urlDialog(q: UrlQuestion): DialogText {
   return {
     message: `MCP server "${q.server}" asks you to open a web page`,
-    detail: cap([`"${q.message}"`, '', q.url, ...context(q), '', 'The page opens in your browser only if you choose "Open URL".'].join('\n')),
+    detail: cap([`"${q.message}"`, '', `Site: ${q.origin}`, q.url, ...context(q), '', 'The page opens in your browser only if you choose "Open URL".'].join('\n')),
   };
 }
 

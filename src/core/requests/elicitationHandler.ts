@@ -3,7 +3,7 @@ import { summarize } from '../audit/redactArguments';
 import { whyNotOpenable } from '../auth/openableUrl';
 import { ElicitationForm } from './elicitationForm';
 import type { ElicitationPrompter } from './elicitationPrompter';
-import { ServerRequestRun, type ServerRequestDeps } from './serverRequestRun';
+import { ServerRequestRun, type Finish, type ServerRequestDeps } from './serverRequestRun';
 
 /**
  * The one path of every `elicitation/create`: policy (trust, role, `mcpHost.elicitation`) →
@@ -28,7 +28,7 @@ export class ElicitationHandler {
 
     const context = { server, role: run.role, duringCall: run.duringCall, message: params.message };
     const asked = await run.ask((s) => this.prompter.askForm({ ...context, form }, s), signal);
-    if (!asked.ok) return this.notAsked(run, signal, asked.error);
+    if (!asked.ok) return this.reply(run, ...notAsked(signal, asked.error));
     const answer = asked.value;
     if (answer.action !== 'accept') return this.reply(run, { action: answer.action }, { outcome: outcomeOf(answer.action), decidedBy: 'user' });
 
@@ -41,35 +41,68 @@ export class ElicitationHandler {
   }
 
   private async url(server: string, params: ElicitRequestURLParams, signal: AbortSignal): Promise<ElicitResult> {
-    const request = { mode: 'url', message: summarize(params.message), url: params.url, elicitationId: params.elicitationId };
+    return (await this.decideUrl(server, params, signal)).result;
+  }
+
+  /**
+   * A URL elicitation a server's -32042 (URL elicitation required) names, on the same path as
+   * `elicitation/create` in URL mode; `signal` is the call's (a Stop or its timeout ends the
+   * question). Returns the answer and how it was decided (what the call's error says when it was
+   * not accepted); the audit record says where the question came from.
+   */
+  urlRequired(server: string, params: Omit<ElicitRequestURLParams, 'mode'>, signal: AbortSignal): Promise<UrlDecision> {
+    return this.decideUrl(server, { ...params, mode: 'url' }, signal, { via: 'urlElicitationRequired', withdrawn: 'the call was stopped' });
+  }
+
+  private async decideUrl(server: string, params: ElicitRequestURLParams, signal: AbortSignal, from: UrlSource = {}): Promise<UrlDecision> {
+    const request = { mode: 'url', message: summarize(params.message), url: params.url, elicitationId: params.elicitationId, ...(from.via ? { via: from.via } : {}) };
     const run = new ServerRequestRun(this.deps, 'elicitation', server, request);
     const refused = run.refusal((p) => p.requests.allowsElicitation(server), 'mcpHost.elicitation');
-    if (refused) return this.reply(run, { action: 'decline' }, { outcome: 'denied', decidedBy: 'policy', reason: refused });
+    if (refused) return this.decided(run, { action: 'decline' }, { outcome: 'denied', decidedBy: 'policy', reason: refused });
     const unsafe = whyNotOpenable(params.url);
-    if (unsafe) return this.reply(run, { action: 'decline' }, { outcome: 'invalid', decidedBy: 'policy', reason: `the URL is not opened: ${unsafe}` });
+    if (unsafe) return this.decided(run, { action: 'decline' }, { outcome: 'invalid', decidedBy: 'policy', reason: `the URL is not opened: ${unsafe}` });
 
-    const question = { server, role: run.role, duringCall: run.duringCall, message: params.message, url: params.url, elicitationId: params.elicitationId };
+    const question = { server, role: run.role, duringCall: run.duringCall, message: params.message, url: params.url, origin: new URL(params.url).origin, elicitationId: params.elicitationId };
     const asked = await run.ask((s) => this.prompter.askUrl(question, s), signal);
-    if (!asked.ok) return this.notAsked(run, signal, asked.error);
-    if (asked.value.action !== 'accept') return this.reply(run, { action: asked.value.action }, { outcome: outcomeOf(asked.value.action), decidedBy: 'user' });
+    if (!asked.ok) return this.decided(run, ...notAsked(signal, asked.error, from.withdrawn));
+    if (asked.value.action !== 'accept') return this.decided(run, { action: asked.value.action }, { outcome: outcomeOf(asked.value.action), decidedBy: 'user' });
     try {
       await this.prompter.openUrl(params.url);
     } catch (e) {
-      return this.reply(run, { action: 'decline' }, { outcome: 'error', decidedBy: 'user', reason: `the user agreed, but the URL could not be opened: ${e instanceof Error ? e.message : String(e)}` });
+      return this.decided(run, { action: 'decline' }, { outcome: 'error', decidedBy: 'user', reason: `the user agreed, but the URL could not be opened: ${e instanceof Error ? e.message : String(e)}` });
     }
-    return this.reply(run, { action: 'accept' }, { outcome: 'accepted', decidedBy: 'user', answer: { opened: params.url } });
+    return this.decided(run, { action: 'accept' }, { outcome: 'accepted', decidedBy: 'user', answer: { opened: params.url } });
   }
 
-  /** Asking failed or the server withdrew the question: never consent. */
-  private notAsked(run: ServerRequestRun, signal: AbortSignal, error: string): Promise<ElicitResult> {
-    if (signal.aborted) return this.reply(run, { action: 'cancel' }, { outcome: 'cancelled', decidedBy: 'user', reason: 'the server withdrew the request' });
-    return this.reply(run, { action: 'decline' }, { outcome: 'error', decidedBy: 'user', reason: `asking the user failed, declined: ${error}` });
-  }
-
-  private async reply(run: ServerRequestRun, result: ElicitResult, finish: Parameters<ServerRequestRun['finish']>[0]): Promise<ElicitResult> {
+  private async reply(run: ServerRequestRun, result: ElicitResult, finish: Finish): Promise<ElicitResult> {
     await run.finish(finish);
     return result;
   }
+
+  private async decided(run: ServerRequestRun, result: ElicitResult, finish: Finish): Promise<UrlDecision> {
+    await run.finish(finish);
+    return { result, finish };
+  }
+}
+
+/** Where a URL question came from, when not from `elicitation/create`. */
+interface UrlSource {
+  /** Recorded in the audit record's request. */
+  readonly via?: 'urlElicitationRequired';
+  /** What an abort of the signal means (default: the server withdrew the request). */
+  readonly withdrawn?: string;
+}
+
+/** The answer to a URL question and how it was decided (its audit record). */
+export interface UrlDecision {
+  readonly result: ElicitResult;
+  readonly finish: Finish;
+}
+
+/** Asking failed or the question was withdrawn (by the server, or a Stop of the call): never consent. */
+function notAsked(signal: AbortSignal, error: string, withdrawn = 'the server withdrew the request'): [ElicitResult, Finish] {
+  if (signal.aborted) return [{ action: 'cancel' }, { outcome: 'cancelled', decidedBy: 'user', reason: withdrawn }];
+  return [{ action: 'decline' }, { outcome: 'error', decidedBy: 'user', reason: `asking the user failed, declined: ${error}` }];
 }
 
 function outcomeOf(action: 'decline' | 'cancel'): 'declined' | 'cancelled' {

@@ -18,6 +18,8 @@ export interface FormQuestion extends ElicitationContext {
 export interface UrlQuestion extends ElicitationContext {
   /** The exact URL, already checked: https, or http to this machine. */
   readonly url: string;
+  /** The URL's origin (scheme, host, port): the site the person is sent to, to show apart from the rest of the URL. */
+  readonly origin: string;
   readonly elicitationId: string;
 }
 

@@ -61,7 +61,7 @@ export class ServerRequests implements Disposable {
     const roots = (this.rootsSource = ports.roots ?? folderRoots(o.workspaceFolder ? [o.workspaceFolder] : []));
     this.roots = new RootsFeature(deps, roots);
     this.features = [
-      new ElicitationFeature(new ElicitationHandler(deps, ports.elicitation), o.logger),
+      new ElicitationFeature(new ElicitationHandler(deps, ports.elicitation), this.calls, o.logger),
       new SamplingFeature(new SamplingHandler(deps, ports.sampler)),
       this.roots,
     ];

@@ -76,13 +76,13 @@ describe('cli TerminalPrompter', () => {
   });
 
   it('URL: shows the exact URL, y opens it (printed without $BROWSER), anything else declines', async () => {
-    const url: UrlQuestion = { server: 'asks', duringCall: [], message: 'Link your account', url: 'https://example.org/x?y=1', elicitationId: 'e' };
+    const url: UrlQuestion = { server: 'asks', duringCall: [], message: 'Link your account', url: 'https://example.org/x?y=1', origin: 'https://example.org', elicitationId: 'e' };
     const t = terminal();
     const prompter = new TerminalPrompter(t, {});
     const answer = prompter.askUrl(url, signal);
     t.input.write('y\n');
     assert.deepEqual(await answer, { action: 'accept' });
-    assert.match(t.shown(), /URL: https:\/\/example\.org\/x\?y=1\n/);
+    assert.match(t.shown(), /Site: https:\/\/example\.org\n {2}URL: https:\/\/example\.org\/x\?y=1\n/);
     await prompter.openUrl(url.url);
     assert.match(t.shown(), /open this URL in your browser: https:\/\/example\.org\/x\?y=1/);
 

@@ -17,9 +17,9 @@ describe('the dialogs of servers that ask', () => {
   });
 
   it('a URL: shown exactly', () => {
-    const d = urlDialog({ server: 'asks', duringCall: [], message: 'Link it', url: 'https://example.org/a?b=c', elicitationId: 'x' });
+    const d = urlDialog({ server: 'asks', duringCall: [], message: 'Link it', url: 'https://example.org/a?b=c', origin: 'https://example.org', elicitationId: 'x' });
     assert.equal(d.message, 'MCP server "asks" asks you to open a web page');
-    assert.match(d.detail, /\nhttps:\/\/example\.org\/a\?b=c\n/);
+    assert.match(d.detail, /\nSite: https:\/\/example\.org\nhttps:\/\/example\.org\/a\?b=c\n/);
   });
 
   it('sampling: model, token limit, system prompt and messages; then the answer', () => {
@@ -40,7 +40,7 @@ describe('the dialogs of servers that ask', () => {
   });
 
   it('long details are cut', () => {
-    const d = urlDialog({ server: 's', duringCall: [], message: 'x'.repeat(5000), url: 'https://e.org', elicitationId: 'i' });
+    const d = urlDialog({ server: 's', duringCall: [], message: 'x'.repeat(5000), url: 'https://e.org', origin: 'https://e.org', elicitationId: 'i' });
     assert.equal(d.detail.length, 3000);
   });
 });

@@ -31,6 +31,8 @@ export interface TaskCallOptions {
   readonly requestTimeoutMs: number;
   /** Progress and each status change; the clock's listener restarts it (resetTimeoutOnProgress). */
   readonly onProgress: (p: CallProgress) => void;
+  /** The `_meta` of the `tools/call` that creates the task (W3C `traceparent` while telemetry is on). */
+  readonly meta?: Record<string, unknown>;
 }
 
 /**
@@ -50,7 +52,7 @@ export async function callToolAsTask(client: Client, name: string, args: Record<
     report(t);
   };
   try {
-    const created = await client.request({ method: 'tools/call', params: { name, arguments: args, task: {} } }, AnyObjectSchema, {
+    const created = await client.request({ method: 'tools/call', params: { name, arguments: args, task: {}, ...(o.meta ? { _meta: o.meta } : {}) } }, AnyObjectSchema, {
       ...request,
       onprogress: (p) => o.onProgress({ progress: p.progress, total: p.total, message: p.message }),
     });

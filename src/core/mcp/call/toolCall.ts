@@ -12,6 +12,7 @@ import { httpStatusText, ServerUnreachableError } from '../transportErrorText';
 import { CallDeadline, type OpenCall } from './callDeadline';
 import { followTask } from './modernTaskCall';
 import { callToolAsTask, runsAsTask } from './taskCall';
+import { afterUrlElicitation, isUrlElicitationRequired } from './urlElicitationRequired';
 
 /** The call ran out of time here (not a server's own -32001): the server was told to cancel it. */
 export class CallTimeoutError extends Error {
@@ -92,10 +93,10 @@ export async function sendToolCall(client: Client, tool: Tool | undefined, name:
   const clock = ctx.clocks?.begin(ctx.server ?? '', name, o.timeoutMs, o.signal, reset, maxTotal) ?? new CallDeadline({ timeoutMs: o.timeoutMs, resetTimeoutOnProgress: reset, maxTotalTimeoutMs: maxTotal, signal: o.signal });
   const onProgress = clock.withProgress(o.onProgress);
   try {
-    if (runsAsTask(tool, client.getServerCapabilities())) {
-      return await callToolAsTask(client, name, args, { signal: clock.signal, requestTimeoutMs: clock.sdkTimeoutMs, onProgress });
-    }
     const meta = o.trace ? { [TRACEPARENT_META_KEY]: traceparent(o.trace) } : undefined;
+    if (runsAsTask(tool, client.getServerCapabilities())) {
+      return await callToolAsTask(client, name, args, { signal: clock.signal, requestTimeoutMs: clock.sdkTimeoutMs, onProgress, meta });
+    }
     const send = async (definition: Tool | undefined) => {
       const result = await sendOnce(client, { tool: definition, name, args, meta }, clock, onProgress, ctx.direct);
       // A 2026-07-28 server may answer with a task (the tasks extension): followed to its result.
@@ -104,6 +105,8 @@ export async function sendToolCall(client: Client, tool: Tool | undefined, name:
     try {
       return await send(tool);
     } catch (e) {
+      // 2025-11-25: the server needs a step in the browser first (-32042): the host's URL step, then one retry.
+      if (isUrlElicitationRequired(e) && !clock.signal.aborted) return await afterUrlElicitation(client, e, { signal: clock.signal, waitMs: o.timeoutMs, server: ctx.server }, () => send(tool));
       if (!(e instanceof ProtocolError && e.code === HEADER_MISMATCH) || clock.signal.aborted) throw e;
       // 2026-07-28: the server's tool definition no longer matches the headers sent (its x-mcp-header
       // declarations changed): list the tool again, once, and retry with what the server lists now.
