@@ -275,7 +275,14 @@ export function installVscodeShim(options: ShimOptions): InstalledShim {
         return { id, iconPath: undefined, followupProvider: undefined, onDidReceiveFeedback: event, dispose: () => undefined };
       },
     },
-    lm: { selectChatModels: async () => [], onDidChangeChatModels: event },
+    lm: {
+      selectChatModels: async () => [],
+      onDidChangeChatModels: event,
+      // The gateway registers itself with the editor's MCP support at activation (it starts nothing until asked).
+      registerMcpServerDefinitionProvider: () => noop(),
+      // The stand-in model shown while no chat model is installed (noModelProvider).
+      registerLanguageModelChatProvider: () => noop(),
+    },
     env: { clipboard: { writeText: async () => undefined, readText: async () => '' }, appName: 'bench', language: 'en', openExternal: async () => false },
   };
 
