@@ -145,7 +145,7 @@ export async function packageCost(opts: PackageOptions = PACKAGE_DEFAULTS): Prom
     writeFileSync(
       optionsFile,
       // The consent question before each server's first start is answered "Allow" at once (after activate() returned).
-      JSON.stringify({ settings: { servers }, workspaceFolder: workspace, storageDir: storage, trusted: true, modalAnswer: 'Allow', expectServers: opts.servers, readyTimeoutMs: 30_000 }),
+      JSON.stringify({ settings: { servers }, workspaceFolder: workspace, storageDir: storage, trusted: true, modalAnswer: 'Allow All', expectServers: opts.servers, readyTimeoutMs: 30_000 }),
     );
 
     // The bundle exactly as esbuild.js builds it; one that throws at require() fails the benchmark.
