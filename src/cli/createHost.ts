@@ -3,6 +3,7 @@ import { defaultCredentialsFile, FileCredentialStore } from '../core/auth/fileCr
 import type { Confirmer } from '../core/calls/confirmer';
 import { FileConsentStore, userConfigDir } from '../core/consent/fileConsentStore';
 import { ERA_VERDICTS_FILE, FileEraVerdictStore } from '../core/mcp/eraVerdicts';
+import { FileToolListStore, TOOL_LISTS_DIR } from '../core/mcp/toolListStore';
 import { FileIdentityKey, IDENTITY_KEY_FILE } from '../core/consent/identityKey';
 import type { ConsentPrompt } from '../core/consent/serverConsent';
 import { McpHost } from '../core/host/mcpHost';
@@ -72,11 +73,13 @@ export function cliCredentialsFile(env: Record<string, string | undefined> = pro
  */
 export function createHost(workspace: Workspace, o: CliHostOptions): McpHost {
   const env = o.env ?? process.env;
+  const configDir = userConfigDir(env as NodeJS.ProcessEnv);
+  const identityKey = new FileIdentityKey(path.join(configDir, IDENTITY_KEY_FILE));
   const host = new McpHost({
     settings: o.pinning ? { ...workspace.settings, pinning: o.pinning } : workspace.settings,
     workspaceFolder: workspace.dir,
     // Lockfile content found valid and canonical once is then read entry by entry (a one-shot call reads one tool's pin).
-    lockfile: new FileLockfileStore(path.join(workspace.dir, LOCKFILE_NAME), new CheckedLockfiles(path.join(userConfigDir(env as NodeJS.ProcessEnv), 'checked-lockfiles'))),
+    lockfile: new FileLockfileStore(path.join(workspace.dir, LOCKFILE_NAME), new CheckedLockfiles(path.join(configDir, 'checked-lockfiles'))),
     env,
     secrets: envSecretResolver(env),
     confirmer: o.confirmer,
@@ -91,8 +94,9 @@ export function createHost(workspace: Workspace, o: CliHostOptions): McpHost {
     credentials: new FileCredentialStore(cliCredentialsFile(env)),
     ...(o.browser ? { openUrl: o.browser.openUrl } : {}),
     logLevel: { level: o.verbose ? 'debug' : 'warn' },
-    consent: { store: new FileConsentStore(workspace.dir), prompt: o.consent, via: 'cli', key: new FileIdentityKey(path.join(userConfigDir(env as NodeJS.ProcessEnv), IDENTITY_KEY_FILE)) },
-    eras: new FileEraVerdictStore(path.join(userConfigDir(env as NodeJS.ProcessEnv), ERA_VERDICTS_FILE)),
+    consent: { store: new FileConsentStore(workspace.dir), prompt: o.consent, via: 'cli', key: identityKey },
+    eras: new FileEraVerdictStore(path.join(configDir, ERA_VERDICTS_FILE)),
+    toolLists: new FileToolListStore(path.join(configDir, TOOL_LISTS_DIR), identityKey),
   });
   if (workspace.settings.telemetry) {
     const telemetry = new TelemetryExport({

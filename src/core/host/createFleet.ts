@@ -49,6 +49,7 @@ export function createFleet(o: McpHostOptions, d: FleetDeps): HostFleet {
     admit: (settings, resolved, explicit) => d.admit(settings, resolved, explicit, requests.rootFolders(resolved.server)),
     maxMessageBytes: d.maxMessageBytes,
     eras: o.eras ?? new MemoryEraVerdictStore(),
+    toolLists: o.toolLists,
   });
   const auth = store.add(createHostSignIn(o, { remote, servers: fleet, logger: d.logger, audit: d.audit }));
   return { fleet, auth, store };

@@ -4,6 +4,7 @@ import type { CredentialStore } from '../auth/credentialStore';
 import type { Confirmer } from '../calls/confirmer';
 import type { ConsentStore } from '../consent/consentStore';
 import type { EraVerdictStore } from '../mcp/eraVerdicts';
+import type { ToolListStore } from '../mcp/toolListStore';
 import type { IdentityKey } from '../consent/identityKey';
 import type { ConsentPrompt } from '../consent/serverConsent';
 import type { BackoffPolicy } from '../mcp/restartBackoff';
@@ -61,5 +62,11 @@ export interface McpHostOptions {
   readonly consent?: { readonly store: ConsentStore; readonly prompt: ConsentPrompt; readonly via: 'editor' | 'cli'; readonly key?: IdentityKey };
   /** Where the protocol era found per server (`protocol: auto`) is kept; default: this process only. */
   readonly eras?: EraVerdictStore;
+  /**
+   * Whole tool lists a server allowed to be used again (2026-07-28 `ttlMs`), kept across processes: a
+   * one-shot call uses a fresh one instead of listing. The CLI keeps them in its configuration folder;
+   * default none (the editor's connections keep their own list while they live).
+   */
+  readonly toolLists?: ToolListStore;
 }
 

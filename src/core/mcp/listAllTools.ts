@@ -14,6 +14,16 @@ export interface ListedTools {
   readonly problems: ToolDefinitionProblem[];
   /** How long the list may be served again (2026-07-28 `ttlMs` of the first page), when the server said. */
   readonly ttlMs?: number;
+  /** Who the list may be served to again (2026-07-28 `cacheScope` of the first page), when the server said. */
+  readonly cacheScope?: 'public' | 'private';
+  /** Only what a one-shot call needs (the entries of one name), not the server's whole list. */
+  readonly partial?: true;
+}
+
+/** What the first page said about serving the list again. */
+export interface CacheHint {
+  readonly ttlMs?: number;
+  readonly cacheScope?: 'public' | 'private';
 }
 
 export interface ListOptions {
@@ -26,6 +36,12 @@ export interface ListOptions {
   readonly stopAfter?: string;
   /** Leave out tools with invalid `x-mcp-header` declarations: the connection mirrors arguments into HTTP headers (mirrorsHeaders). */
   readonly headers?: boolean;
+  /**
+   * With `stopAfter`: asked once the first page is read; true lists every page after all (each tool
+   * checked) so that the whole list can be kept for later calls (ToolListStore), and the result is
+   * then the whole list, with `ttlMs` and `cacheScope`: the caller keeps only the named tool (namedIn).
+   */
+  readonly whole?: (hint: CacheHint) => boolean;
 }
 
 /**
@@ -41,30 +57,50 @@ export async function listAllTools(client: Client, options: ListOptions): Promis
   let cursor: string | undefined;
   let listed = 0;
   let ttlMs: number | undefined;
-  const done = () => ({ tools, problems, ...(ttlMs !== undefined ? { ttlMs } : {}) });
+  let cacheScope: 'public' | 'private' | undefined;
+  const done = () => ({ tools, problems, ...(ttlMs !== undefined ? { ttlMs } : {}), ...(cacheScope !== undefined ? { cacheScope } : {}) });
   const check = { headers: options.headers };
+  let stopAfter = options.stopAfter;
   for (let page = 0; page < MAX_TOOL_PAGES; page++) {
     const result = await client.request({ method: 'tools/list', params: cursor === undefined ? undefined : { cursor } }, AnyObjectSchema, {
       timeout: options.timeoutMs,
       signal: options.signal,
     });
     if (!Array.isArray(result.tools)) throw new Error(`tools/list answered without a "tools" array (page ${page + 1})`);
-    if (page === 0 && typeof result.ttlMs === 'number' && Number.isFinite(result.ttlMs)) ttlMs = result.ttlMs;
-    const checked = options.stopAfter === undefined ? checkToolDefinitions(result.tools, listed, check) : checkNamed(result.tools, listed, options.stopAfter, check);
+    if (page === 0) {
+      if (typeof result.ttlMs === 'number' && Number.isFinite(result.ttlMs)) ttlMs = result.ttlMs;
+      if (result.cacheScope === 'public' || result.cacheScope === 'private') cacheScope = result.cacheScope;
+      if (stopAfter !== undefined && options.whole?.({ ttlMs, cacheScope })) stopAfter = undefined;
+    }
+    const checked = stopAfter === undefined ? checkToolDefinitions(result.tools, listed, check) : checkNamed(result.tools, listed, stopAfter, check);
     listed += result.tools.length;
     for (const t of checked.tools) tools.push(t);
     for (const p of checked.problems) problems.push(p);
     // A one-shot call needs one tool: the pages after the one that lists it cannot change its name
     // (oneShotTarget), and the other tools of this page are offered to nobody.
-    if (options.stopAfter !== undefined && checked.tools.length > 0) return { tools, problems };
+    if (stopAfter !== undefined && checked.tools.length > 0) return { tools, problems, partial: true };
     const next = result.nextCursor;
-    if (next === undefined || next === null || next === '') return done();
+    if (next === undefined || next === null || next === '') return stopAfter === undefined ? done() : { tools, problems, partial: true };
     if (typeof next !== 'string') throw new Error(`tools/list answered with a nextCursor that is not a string (page ${page + 1})`);
     if (seen.has(next)) throw new Error(`tools/list returned the cursor "${next}" twice`);
     seen.add(next);
     cursor = next;
   }
   throw new Error(`tools/list did not finish after ${MAX_TOOL_PAGES} pages`);
+}
+
+/**
+ * What a one-shot call keeps of a whole list (a kept one, or one listed whole to be kept): the
+ * entries named `name`, each checked again as a listing's would be (a kept list is a file, read back
+ * like a server's answer), with the whole list's problems about that name.
+ */
+export function narrowTo(
+  whole: { readonly tools: readonly unknown[]; readonly problems: readonly ToolDefinitionProblem[] },
+  name: string,
+  check: CheckOptions = {},
+): ListedTools {
+  const again = checkNamed(whole.tools, 0, name, check);
+  return { tools: again.tools, problems: [...whole.problems.filter((p) => p.tool === name), ...again.problems], partial: true };
 }
 
 /** Only the entries named `name` of a page, each checked as checkToolDefinitions would (same problems, same index). */

@@ -8,19 +8,20 @@ import type { ToolDefinitionProblem } from './checkToolDefinitions';
 import { wireNotifications } from './clientNotifications';
 import { CoalescedRefresh } from './coalescedRefresh';
 import { ConnectionState, whenStateSettles, type ServerInfo } from './connectionState';
-import { discoverTools, newProblems } from './listAllTools';
+import { discoverTools, narrowTo, newProblems, type ListedTools } from './listAllTools';
 import { mirrorsHeaders } from './headerAnnotations';
 import { LiveConnection } from './liveConnection';
 import { featuresSettled, openClient } from './openClient';
 import { RestartSchedule } from './restartBackoff';
 import { ServerCatalogs } from './serverCatalogs';
-import { ServerResponseCache } from './responseCache';
+import { MAX_CACHE_TTL_MS, ServerResponseCache } from './responseCache';
 import type { ServerConnectionOptions } from './serverConnectionOptions';
 import type { ServerTransport, TransportKind } from './serverTransport';
 import { StderrTail, describeClose, describeStartFailure } from './startFailure';
 import type { ToolCallOptions } from './call/toolCall';
 import { listedTool } from './listedTool';
 import { identityHash, serverIdentity } from '../pinning/serverIdentity';
+import { keepsAcrossProcesses } from './toolListStore';
 
 export type { ServerConnectionOptions } from './serverConnectionOptions';
 export type { ToolDefinitionProblem } from './checkToolDefinitions';
@@ -60,6 +61,8 @@ export class ServerConnection {
   private listUntil?: string;
   /** Results the server said may be served again (ttlMs / cacheScope), bound to its identity. */
   private readonly cache = new ServerResponseCache();
+  /** The server as last started (every variable resolved): the key of its list kept across processes. */
+  private startedAs?: ServerSettings;
 
   constructor(private readonly options: ServerConnectionOptions) {
     this.name = options.settings.name;
@@ -192,6 +195,7 @@ export class ServerConnection {
       return this.options.logger.error(`[${this.name}] cannot start: ${resolved.error}`);
     }
     this.redactor.setServerSecrets(this.name, resolved.secretValues, resolved.shownVariables);
+    this.startedAs = resolved.server;
     this.stderr.clear();
     const url = resolved.server.type === 'stdio' ? undefined : resolved.server.url;
     let transport: ServerTransport | undefined;
@@ -257,7 +261,7 @@ export class ServerConnection {
       logger: this.options.logger,
       redact: (t) => this.redact(t),
       onListChanged: () => {
-        this.cache.dropTools();
+        this.dropTools();
         if (gen === this.generation && !this.closed) this.refresh.soon();
       },
       onClose: () => live.lost(),
@@ -274,29 +278,75 @@ export class ServerConnection {
       resourceUris: () => this.catalogs.resources.subscribed,
       onReopened: () => {
         if (gen !== this.generation || this.closed) return;
-        this.cache.dropTools();
+        this.dropTools();
         this.refresh.soon();
         this.catalogs.relist();
       },
     });
   }
 
-  /** Every tool (or, for a one-shot call, up to the one it names); a connect's discovery takes a fresh list the server allowed to be kept. */
+  /**
+   * Every tool (or, for a one-shot call, the one it names). A connect's discovery takes a fresh list
+   * the server allowed to be kept: this connection's own, or for a one-shot call one a process
+   * before kept (ToolListStore); such a call also lists the whole server when the server allows
+   * the list to be kept, so that the next call can skip it. Whatever the source, a one-shot call
+   * keeps only the entries of its name, each checked as a listing's (narrowTo).
+   */
   private async discover(gen: number, cached: boolean): Promise<void> {
     const client = this.live?.client;
     if (!client) return;
     const stopAfter = this.listUntil;
     this.listUntil = undefined;
-    const fresh = cached && client.getServerCapabilities()?.tools ? this.cache.freshTools() : undefined;
-    if (fresh) this.options.logger.debug(`[${this.name}] tools/list: ${fresh.tools.length} tools from the cache (the server's ttlMs)`);
-    const headers = mirrorsHeaders(client, this.live!.transport.kind);
-    const listed = fresh ?? (await discoverTools(client, { timeoutMs: this.options.settings.connectTimeoutMs, stopAfter, headers }, this.redactor));
+    const listsTools = !!client.getServerCapabilities()?.tools;
+    let whole: ListedTools | undefined = cached && listsTools ? this.cache.freshTools() : undefined;
+    if (whole) this.options.logger.debug(`[${this.name}] tools/list: ${whole.tools.length} tools from the cache (the server's ttlMs)`);
+    const check = { headers: mirrorsHeaders(client, this.live!.transport.kind) };
+    let listed: ListedTools | undefined;
+    if (whole && stopAfter !== undefined) listed = narrowTo(whole, stopAfter, check);
+    else if (whole) listed = whole;
+    else if (cached && listsTools && stopAfter !== undefined) listed = await this.keptTool(stopAfter, check);
+    if (!listed) {
+      const started = this.startedAs;
+      const keeps = this.options.toolLists && started ? (hint: Parameters<typeof keepsAcrossProcesses>[1]) => keepsAcrossProcesses(started, hint) : undefined;
+      whole = await discoverTools(client, { timeoutMs: this.options.settings.connectTimeoutMs, stopAfter, ...check, ...(keeps ? { whole: keeps } : {}) }, this.redactor);
+      if (gen !== this.generation) return;
+      if (!whole.partial) {
+        this.cache.keepTools(whole, whole.ttlMs);
+        await this.keepAcrossProcesses(whole);
+      }
+      listed = stopAfter !== undefined && !whole.partial ? narrowTo(whole, stopAfter, check) : whole;
+    }
     if (gen !== this.generation) return;
-    if (!fresh && stopAfter === undefined) this.cache.keepTools(listed, listed.ttlMs);
     for (const p of newProblems(this._toolProblems, listed.problems)) this.options.logger.warn(`[${this.name}] ${p.message}`);
     this._toolProblems = listed.problems;
     this._tools = listed.tools;
     this._onDidChangeTools.fire(this._tools);
+  }
+
+  /** The entries named `tool` of a fresh list a process before kept (ToolListStore), or undefined: list the server. */
+  private async keptTool(tool: string, check: { headers?: boolean }): Promise<ListedTools | undefined> {
+    const store = this.options.toolLists;
+    if (!store || !this.startedAs) return undefined;
+    const kept = await store.get(this.startedAs).catch((e: unknown) => void this.options.logger.debug(`[${this.name}] kept tool list unreadable: ${errorText(e)}`));
+    if (!kept) return undefined;
+    this.options.logger.debug(`[${this.name}] tools/list skipped: a list of ${kept.tools.length} tools kept until ${new Date(kept.expiresAt).toISOString()} (the server's ttlMs)`);
+    return narrowTo(kept, tool, check);
+  }
+
+  /** Keep a whole list for the processes after this one, when the server allowed it and the key holds every credential (keepsAcrossProcesses). */
+  private async keepAcrossProcesses(whole: ListedTools): Promise<void> {
+    const store = this.options.toolLists;
+    const started = this.startedAs;
+    if (!store || !started || !keepsAcrossProcesses(started, whole)) return;
+    await store
+      .set(started, { tools: whole.tools, problems: whole.problems, expiresAt: Date.now() + Math.min(whole.ttlMs!, MAX_CACHE_TTL_MS) })
+      .catch((e: unknown) => this.options.logger.debug(`[${this.name}] could not keep the tool list: ${errorText(e)}`));
+  }
+
+  /** The server's tools changed: neither this connection's list nor one kept for other processes is used again. */
+  private dropTools(): void {
+    this.cache.dropTools();
+    if (this.options.toolLists && this.startedAs) void this.options.toolLists.delete(this.startedAs).catch(() => undefined);
   }
 
   /**

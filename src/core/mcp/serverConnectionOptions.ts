@@ -9,6 +9,7 @@ import type { BackoffPolicy } from './restartBackoff';
 import type { LogLevelSource } from './serverLogLevel';
 import type { TransportFactory } from './serverTransport';
 import type { EraVerdictStore } from './eraVerdicts';
+import type { ToolListStore } from './toolListStore';
 
 export interface ServerConnectionOptions {
   /** Settings as configured: variables are resolved on every start. */
@@ -34,4 +35,6 @@ export interface ServerConnectionOptions {
   readonly maxMessageBytes?: () => number;
   /** Where the era found for `protocol: auto` is kept per server identity; without it every start probes. */
   readonly eras?: EraVerdictStore;
+  /** Whole tool lists kept across processes (the CLI): a one-shot call uses a fresh one instead of listing. */
+  readonly toolLists?: ToolListStore;
 }

@@ -27,7 +27,7 @@ export interface ResourceUpdatedEvent {
 
 /** What every connection of the fleet shares (passed on to each ServerConnection), and the fleet's own hooks. */
 export interface ServerFleetOptions
-  extends Pick<ServerConnectionOptions, 'resolve' | 'transports' | 'logger' | 'clientInfo' | 'features' | 'calls' | 'backoff' | 'logLevel' | 'maxMessageBytes' | 'eras'> {
+  extends Pick<ServerConnectionOptions, 'resolve' | 'transports' | 'logger' | 'clientInfo' | 'features' | 'calls' | 'backoff' | 'logLevel' | 'maxMessageBytes' | 'eras' | 'toolLists'> {
   /** Whether servers may run at all (workspace trust). */
   readonly trusted: () => boolean;
   /** Whether the active role uses an enabled server (asked on every start and reconcile). */
@@ -226,6 +226,7 @@ export class ServerFleet implements ServerControl {
       maxMessageBytes: o.maxMessageBytes,
       logLevel: o.logLevel,
       eras: o.eras,
+      toolLists: o.toolLists,
     });
     const listeners = new DisposableStore();
     listeners.add(connection.onDidChangeState((state) => this._onDidChangeState.fire({ server: s.name, state })));

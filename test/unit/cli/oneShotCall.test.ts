@@ -8,7 +8,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { testConfigDir } from '../../fixtures/cliConsent';
-import { describeRun, fixtureServer, makeWorkspace, removeTempDirs, runCli } from './cliHarness';
+import { readFixtureLog } from '../../fixtures/fixtureServers';
+import { describeRun, fixtureServer, makeWorkspace, removeTempDirs, runCli, tempDir } from './cliHarness';
 
 describe('mcp-host call, one-shot, against the lockfile', function () {
   // Several CLI runs, each starting a server: a bound for a busy machine, not a speed claim.
@@ -77,5 +78,82 @@ describe('mcp-host call, one-shot, against the lockfile', function () {
     assert.match(r.stderr, /is not a valid lockfile/);
 
     assert.deepEqual(outcomes(ws), ['alpha:ok', 'alpha:quarantined', 'alpha:quarantined', 'alpha:quarantined', 'alpha:quarantined', 'beta:ok', 'beta:quarantined']);
+  });
+});
+
+/**
+ * A one-shot `call` to a 2026-07-28 server whose `tools/list` says it may be used again (the modern
+ * fixture: ttlMs 60 s, public): the first CLI process that lists the server whole keeps the list
+ * (ToolListStore, in the CLI's configuration folder), and a later `call` within the ttl sends no
+ * `tools/list` at all — with the pin check exactly as strict (a pin edited by hand, or a kept file
+ * edited by hand, still quarantines the tool) and a list never crossing two configurations.
+ */
+describe('mcp-host call, one-shot, with a tool list the server allows to keep (2026-07-28 ttlMs)', function () {
+  this.timeout(180_000);
+  after(removeTempDirs);
+
+  it('skips tools/list within the ttl; edited pins and edited kept lists are refused; other env values list again', async () => {
+    const log = path.join(tempDir('mcp-host-kept-'), 'modern.jsonl');
+    const settingsWith = (token: string) => ({
+      'mcpHost.servers': { modern: fixtureServer('modern/server', { FIXTURE_LOG: log, FIXTURE_LOG_REQUESTS: '1', ACCOUNT_TOKEN: token }) },
+      'mcpHost.autoApprove': ['modern/*'],
+      'mcpHost.pinning': 'review',
+      'mcpHost.audit.path': 'audit.jsonl',
+    });
+    const ws = makeWorkspace(settingsWith('a'));
+    const lists = () => readFixtureLog(log).filter((e: { event: string; method?: string }) => e.event === 'request' && e.method === 'tools/list').length;
+    // The CLI's configuration folder of these tests (cliHarness): other tests' kept lists may be there too.
+    const kept = path.join(testConfigDir(), 'tool-lists');
+    const earlier = new Set(fs.existsSync(kept) ? fs.readdirSync(kept) : []);
+    const keptFiles = () => (fs.existsSync(kept) ? fs.readdirSync(kept).filter((f) => f.endsWith('.json') && !earlier.has(f)) : []);
+    const echo = (text: string) => runCli(['call', 'modern__echo', '--args', JSON.stringify({ text }), '--workspace', ws]);
+
+    let r = await runCli(['lock', '--workspace', ws, '--yes']);
+    assert.equal(r.code, 0, describeRun(r));
+    assert.equal(lists(), 1);
+    assert.equal(keptFiles().length, 1, '"lock" listed the server whole and kept the list it allowed to keep');
+    assert.equal(fs.statSync(path.join(kept, keptFiles()[0])).mode & 0o777, 0o600);
+
+    r = await echo('one');
+    assert.equal(r.code, 0, describeRun(r));
+    assert.equal(r.stdout, 'echo: one\n');
+    assert.equal(lists(), 1, 'the call took the kept list: no tools/list sent');
+
+    // A pin edited by hand: the kept definition is checked against it like a listed one.
+    const lockPath = path.join(ws, 'mcp-host.lock.json');
+    const reviewed = fs.readFileSync(lockPath, 'utf8');
+    const lock = JSON.parse(reviewed);
+    lock.servers.modern.tools.echo.definition.description = 'Reviewed as something else';
+    fs.writeFileSync(lockPath, JSON.stringify(lock, null, 2) + '\n');
+    r = await echo('two');
+    assert.equal(r.code, 3, describeRun(r));
+    assert.match(r.stderr, /the definition of tool "echo" changed since it was reviewed \(description\)/);
+    assert.equal(lists(), 1);
+    fs.writeFileSync(lockPath, reviewed);
+
+    // The kept file edited by hand: read back like a server's answer, so the pin catches it too.
+    const file = path.join(kept, keptFiles()[0]);
+    const doc = JSON.parse(fs.readFileSync(file, 'utf8'));
+    doc.tools.find((t: { name: string }) => t.name === 'echo').description = 'Does something else now';
+    fs.writeFileSync(file, JSON.stringify(doc));
+    r = await echo('three');
+    assert.equal(r.code, 3, describeRun(r));
+    assert.match(r.stderr, /the definition of tool "echo" changed since it was reviewed \(description\)/);
+    // A kept file that is not a list is never used: the server is listed again, and the list kept anew.
+    fs.writeFileSync(file, '{"version": 1, "tools": "no"}');
+    r = await echo('four');
+    assert.equal(r.code, 0, describeRun(r));
+    assert.equal(lists(), 2, 'a broken kept file: the call listed the server');
+    assert.equal(keptFiles().length, 1);
+    r = await echo('five');
+    assert.equal(r.code, 0, describeRun(r));
+    assert.equal(lists(), 2, 'the list the previous call listed whole was kept and used');
+
+    // Another value of an env variable (another account, say): another key, never this list.
+    fs.writeFileSync(path.join(ws, '.vscode', 'settings.json'), JSON.stringify(settingsWith('b')));
+    r = await echo('six');
+    assert.equal(r.code, 0, describeRun(r));
+    assert.equal(lists(), 3, 'other settings values: listed, not served another configuration’s list');
+    assert.equal(keptFiles().length, 2);
   });
 });
