@@ -4,6 +4,7 @@ import type { DiscoverResult, PriorDiscovery, VersionNegotiationMode } from '@mo
 import { DiscoverResultSchema } from '@modelcontextprotocol/core';
 import { z } from 'zod';
 import type { ProtocolSetting } from '../settings/hostSettings';
+import { MAX_CACHE_TTL_MS } from './responseCache';
 
 /** `legacy`: the 2025-11-25 handshake (`initialize`); `modern`: 2026-07-28 (`server/discover`). */
 export type ProtocolEra = 'legacy' | 'modern';
@@ -105,11 +106,22 @@ export function negotiationMode(protocol: ProtocolSetting | undefined): VersionN
   return 'auto';
 }
 
-/** The cached verdict as the SDK's `prior`, unless a legacy one is older than LEGACY_VERDICT_MAX_AGE_MS. */
+/**
+ * The cached verdict as the SDK's `prior`: a legacy one for LEGACY_VERDICT_MAX_AGE_MS (it saves the
+ * probe's failed `server/discover`); a modern one only while its discover result is fresh — the
+ * server's own `ttlMs` on it, capped at MAX_CACHE_TTL_MS — since adopting it skips `server/discover`
+ * and the server's capabilities come from it. After that the server is probed: one `server/discover`,
+ * which a modern server answers at once (the SDK's default `ttlMs` is 0: probe every time).
+ */
 export function priorOf(verdict: EraVerdict | undefined, now = Date.now()): PriorDiscovery | undefined {
   if (!verdict) return undefined;
-  if (verdict.era === 'modern') return verdict.discover ? { kind: 'modern', discover: verdict.discover } : undefined;
-  return now - Date.parse(verdict.at) <= LEGACY_VERDICT_MAX_AGE_MS ? { kind: 'legacy' } : undefined;
+  const age = now - Date.parse(verdict.at);
+  if (verdict.era === 'modern') {
+    const ttlMs = verdict.discover?.ttlMs;
+    const ttl = Math.min(typeof ttlMs === 'number' && Number.isFinite(ttlMs) ? ttlMs : 0, MAX_CACHE_TTL_MS);
+    return verdict.discover && age >= 0 && age < ttl ? { kind: 'modern', discover: verdict.discover } : undefined;
+  }
+  return age <= LEGACY_VERDICT_MAX_AGE_MS ? { kind: 'legacy' } : undefined;
 }
 
 /** The era of a negotiated protocol version ('2026-07-28' and later are modern). */

@@ -19,6 +19,12 @@ export interface OpenedClient {
   readonly transport: ServerTransport;
   /** The protocol version the handshake negotiated. */
   readonly protocolVersion?: string;
+  /**
+   * Opened from a remembered 2026-07-28 verdict, with no round trip (the server's discover result
+   * was still fresh): nothing has proven it yet, so the caller's first requests do (see
+   * ServerConnection.connect), and a failure there forgets the verdict and connects again.
+   */
+  readonly unproven?: boolean;
 }
 
 export interface OpenClientOptions extends TransportHooks {
@@ -65,11 +71,9 @@ async function attempt(server: ServerSettings, o: OpenClientOptions): Promise<Op
   for (;;) {
     try {
       const opened = await initialize(server, transport, o, prior);
-      // A remembered modern verdict skips every round trip, and a stale one would fail only at the
-      // first request: one ping proves it before the connection is used.
-      if (prior?.kind === 'modern' && !probed) await confirmed(opened, o.timeoutMs);
       if (auto && (!prior || probed)) await remember(o.eras!, opened.client);
-      return opened;
+      // A remembered modern verdict skips every round trip (2026-07-28 has no ping to prove it with).
+      return prior?.kind === 'modern' && !probed ? { ...opened, unproven: true } : opened;
     } catch (e) {
       if (o.abandoned?.()) throw e;
       if (prior && !probed) {
@@ -86,17 +90,6 @@ async function attempt(server: ServerSettings, o: OpenClientOptions): Promise<Op
       o.onFallback(next.reason);
       transport = next.transport;
     }
-  }
-}
-
-/** Resolves when the server answers a ping; else the client and transport are closed and it rejects. */
-async function confirmed(opened: OpenedClient, timeoutMs: number): Promise<void> {
-  try {
-    await opened.client.ping({ timeout: timeoutMs });
-  } catch (e) {
-    void opened.client.close().catch(() => undefined);
-    void opened.transport.transport.close().catch(() => undefined);
-    throw e;
   }
 }
 

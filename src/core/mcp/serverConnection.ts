@@ -200,6 +200,7 @@ export class ServerConnection {
     const url = resolved.server.type === 'stdio' ? undefined : resolved.server.url;
     let transport: ServerTransport | undefined;
     const identity = identityHash(serverIdentity(resolved.server, { secretValues: resolved.secretValues }));
+    let unproven = false;
     try {
       const opened = await openClient(resolved.server, {
         factory: this.options.transports,
@@ -217,6 +218,7 @@ export class ServerConnection {
       }).finally(() => {
         if (this.pendingTransport === transport) this.pendingTransport = undefined;
       });
+      unproven = opened.unproven === true;
       const live = new LiveConnection(opened.client, opened.transport, url, (reason) => this.onLost(live, reason), {
         server: this.name,
         clocks: this.options.calls,
@@ -246,6 +248,13 @@ export class ServerConnection {
       if (signIn) {
         this.setState({ kind: 'needsSignIn', message: this.redactor.message(this.name, signIn.message), ...(signIn.issuer ? { issuer: signIn.issuer } : {}) });
         return this.options.logger.warn(`[${this.name}] ${ConnectionState.describe(this._state)}`);
+      }
+      // Opened from a remembered 2026-07-28 verdict, and its first requests failed: the server may
+      // have changed era. Forget the verdict and connect again, probing (once: no verdict is left).
+      if (unproven && this.options.eras) {
+        await this.options.eras.delete(identity).catch(() => undefined);
+        this.options.logger.info(`[${this.name}] the remembered protocol era (modern) did not work (${this.redact(errorText(e))}); detecting it again`);
+        return this.connect(attempt, isRestart);
       }
       const message = this.redactor.message(this.name, describeStartFailure(e, transport, settings.connectTimeoutMs, this.stderr, url));
       if (isRestart) return this.scheduleRestart(message);

@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ConnectionState } from '../../../../src/core/mcp/connectionState';
+import { MAX_CACHE_TTL_MS } from '../../../../src/core/mcp/responseCache';
 import { FileEraVerdictStore, LEGACY_VERDICT_MAX_AGE_MS, MemoryEraVerdictStore, negotiationMode, priorOf } from '../../../../src/core/mcp/eraVerdicts';
 import type { StdioServerSettings } from '../../../../src/core/settings/hostSettings';
 import { FaultyStdio, removeTempDirs, tempDir } from '../../../fixtures/faulty/cliFaultHarness';
@@ -39,6 +40,18 @@ describe('protocol eras per server', function () {
     assert.equal(priorOf(undefined, now), undefined);
   });
 
+  it('a modern verdict is a prior only while its discover result is fresh (its ttlMs, capped)', () => {
+    const now = Date.parse('2026-12-05T12:00:00Z');
+    const discover = (ttlMs?: number) => ({ supportedVersions: ['2026-07-28'], capabilities: {}, ...(ttlMs !== undefined ? { ttlMs } : {}) }) as Any;
+    const at = (ago: number) => new Date(now - ago).toISOString();
+    assert.deepEqual(priorOf({ era: 'modern', discover: discover(60_000), at: at(59_000) }, now), { kind: 'modern', discover: discover(60_000) });
+    assert.equal(priorOf({ era: 'modern', discover: discover(60_000), at: at(60_000) }, now), undefined);
+    assert.equal(priorOf({ era: 'modern', discover: discover(0), at: at(0) }, now), undefined, "the SDK's default ttlMs 0: probe every time");
+    assert.equal(priorOf({ era: 'modern', discover: discover(), at: at(0) }, now), undefined);
+    assert.equal(priorOf({ era: 'modern', discover: discover(86_400_000), at: at(MAX_CACHE_TTL_MS) }, now), undefined, 'capped');
+    assert.equal(priorOf({ era: 'modern', discover: discover(60_000), at: at(-5_000) }, now), undefined, 'a verdict from the future');
+  });
+
   it('the file store keeps verdicts per identity, ignores an entry that does not validate and a file that does not parse', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-host-eras-'));
     try {
@@ -63,7 +76,10 @@ describe('protocol eras per server', function () {
 
   it('auto: a 2026-07-28-only server connects modern, its tool is called, the verdict is kept and used next time', async () => {
     const eras = new MemoryEraVerdictStore();
-    const host = await env.started({ settings: settings({ servers: [modernOnly()], autoApprove: ['*/*'] }), eras });
+    // The modern fixture, whose server/discover says it may be used again for a minute.
+    const server = env.stdio('modern', 'modern/server', { env: { FIXTURE_LOG_REQUESTS: '1', FIXTURE_DISCOVER_TTL_MS: '60000' }, connectTimeoutMs: 15_000 });
+    const discovers = () => env.events('modern').filter((e: Any) => e.event === 'request' && e.method === 'server/discover').length;
+    const host = await env.started({ settings: settings({ servers: [server], autoApprove: ['*/*'] }), eras });
     assert.equal(stateKind(host, 'modern'), 'connected', host.log.text());
     const described = ConnectionState.describe(host.snapshot().servers.find((s: Any) => s.name === 'modern')!.state);
     assert.match(described, /protocol 2026-07-28, modern/);
@@ -73,10 +89,13 @@ describe('protocol eras per server', function () {
     const [verdict] = [...eras.entries.values()];
     assert.equal(verdict?.era, 'modern');
     assert.ok(verdict.discover, 'the discover result is kept');
-    // A second host with the kept verdict connects from it.
-    const again = await env.started({ settings: settings({ servers: [modernOnly()], autoApprove: ['*/*'] }), eras });
+    assert.equal(discovers(), 1);
+    // A second host with the kept verdict connects from it: the discover result is fresh (60 s), no probe.
+    const again = await env.started({ settings: settings({ servers: [server], autoApprove: ['*/*'] }), eras });
     assert.equal(stateKind(again, 'modern'), 'connected', again.log.text());
     assert.equal((await again.call({ name: 'modern__echo', args: { text: 'x' } })).outcome, 'ok');
+    assert.equal(discovers(), 1, again.log.text());
+    assert.ok(!again.log.text().includes('detecting it again'), again.log.text());
   });
 
   it('2025-11-25 against a 2026-07-28-only server fails to start with a clear error', async () => {
@@ -91,10 +110,14 @@ describe('protocol eras per server', function () {
     assert.equal(stateKind(host, 'basic'), 'connected', host.log.text());
     const [[identity, verdict]] = [...eras.entries.entries()];
     assert.equal(verdict.era, 'legacy');
-    await eras.set(identity, { era: 'modern', discover: { supportedVersions: ['2026-07-28'], capabilities: {}, serverInfo: { name: 'x', version: '1' } } as Any, at: new Date().toISOString() });
+    // A fresh modern verdict is adopted with no round trip; the first request fails on the 2025-era server.
+    const modern = { supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, ttlMs: 60_000, serverInfo: { name: 'x', version: '1' } } as Any;
+    await eras.set(identity, { era: 'modern', discover: modern, at: new Date().toISOString() });
     const again = await env.started({ settings: settings({ servers: [env.stdio('basic', 'basic')] }), eras });
     assert.equal(stateKind(again, 'basic'), 'connected', again.log.text());
+    assert.match(again.log.text(), /the remembered protocol era \(modern\) did not work .*detecting it again/);
     assert.equal((await eras.get(identity))?.era, 'legacy');
+    assert.equal((await again.call({ name: 'basic__echo', args: { text: 'x' } })).outcome, 'ok');
   });
 
   it('stopped while a remembered era hangs in its handshake: no second process is started, the verdict is kept', async () => {
