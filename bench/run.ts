@@ -33,6 +33,7 @@ import { JSON_CALL_MEMORY_DEFAULTS, jsonCallMemory } from './jsonCallMemory';
 import { LARGE_DEFAULTS, largeResult } from './largeResult';
 import { MODERN_CALL_DEFAULTS, modernCall } from './modernCall';
 import { ONE_SHOT_DEFAULTS, oneShotCall } from './oneShotCall';
+import { KEPT_LIST_DEFAULTS, keptList } from './keptList';
 import { PACKAGE_DEFAULTS, packageCost } from './packageCost';
 import { PARALLEL_START_DEFAULTS, parallelStart } from './parallelStart';
 import { REGISTRY_DEFAULTS, registryScale } from './registryScale';
@@ -63,6 +64,7 @@ const BENCHES: readonly Bench[] = [
   { key: 'modern', title: 'Calls to a 2026-07-28 server', run: (q) => modernCall(q ? { ...MODERN_CALL_DEFAULTS, blocks: 3, rounds: 20, warmup: 40 } : MODERN_CALL_DEFAULTS) },
   { key: 'jsoncall', title: 'call --json memory', run: (q) => jsonCallMemory(q ? { ...JSON_CALL_MEMORY_DEFAULTS, blocks: 2 } : JSON_CALL_MEMORY_DEFAULTS) },
   { key: 'oneshot', title: 'One-shot call', run: (q) => oneShotCall(q ? { ...ONE_SHOT_DEFAULTS, blocks: 2 } : ONE_SHOT_DEFAULTS) },
+  { key: 'kept', title: 'Kept tool list lookup', run: (q) => keptList(q ? { ...KEPT_LIST_DEFAULTS, blocks: 2, rounds: 2 } : KEPT_LIST_DEFAULTS) },
   { key: 'registry', title: 'Registry scale', run: (q) => registryScale(q ? { ...REGISTRY_DEFAULTS, fullRuns: 4, refreshRuns: 10 } : REGISTRY_DEFAULTS) },
   { key: 'package', title: 'Package', run: (q) => packageCost(q ? { ...PACKAGE_DEFAULTS, reps: 2 } : PACKAGE_DEFAULTS) },
   { key: 'gateway', title: 'Gateway call', run: (q) => gatewayCall(q ? { ...GATEWAY_CALL_DEFAULTS, blocks: 3, rounds: 1, warmup: 50 } : GATEWAY_CALL_DEFAULTS) },

@@ -336,9 +336,10 @@ export class ServerConnection {
   private async keptTool(tool: string, check: { headers?: boolean }): Promise<ListedTools | undefined> {
     const store = this.options.toolLists;
     if (!store || !this.startedAs) return undefined;
-    const kept = await store.get(this.startedAs).catch((e: unknown) => void this.options.logger.debug(`[${this.name}] kept tool list unreadable: ${errorText(e)}`));
-    if (!kept) return undefined;
-    this.options.logger.debug(`[${this.name}] tools/list skipped: a list of ${kept.tools.length} tools kept until ${new Date(kept.expiresAt).toISOString()} (the server's ttlMs)`);
+    const kept = await store.get(this.startedAs, tool).catch((e: unknown) => void this.options.logger.debug(`[${this.name}] kept tool list unreadable: ${errorText(e)}`));
+    // None of that name: list the server, whose answer says why (or shows a tool added since).
+    if (!kept || (kept.tools.length === 0 && !kept.problems.some((p) => p.tool === tool))) return undefined;
+    this.options.logger.debug(`[${this.name}] tools/list skipped: the list kept until ${new Date(kept.expiresAt).toISOString()} (the server's ttlMs)`);
     return narrowTo(kept, tool, check);
   }
 

@@ -133,9 +133,11 @@ describe('mcp-host call, one-shot, with a tool list the server allows to keep (2
 
     // The kept file edited by hand: read back like a server's answer, so the pin catches it too.
     const file = path.join(kept, keptFiles()[0]);
-    const doc = JSON.parse(fs.readFileSync(file, 'utf8'));
-    doc.tools.find((t: { name: string }) => t.name === 'echo').description = 'Does something else now';
-    fs.writeFileSync(file, JSON.stringify(doc));
+    const lines = fs.readFileSync(file, 'utf8').split('\n');
+    const at = lines.findIndex((l) => l.startsWith('["echo",'));
+    const [name, tool] = JSON.parse(lines[at]);
+    lines[at] = JSON.stringify([name, { ...tool, description: 'Does something else now' }]);
+    fs.writeFileSync(file, lines.join('\n'));
     r = await echo('three');
     assert.equal(r.code, 3, describeRun(r));
     assert.match(r.stderr, /the definition of tool "echo" changed since it was reviewed \(description\)/);

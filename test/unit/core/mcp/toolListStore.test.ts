@@ -10,7 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { MemoryIdentityKey } from '../../../../src/core/consent/identityKey';
 import { MAX_CACHE_TTL_MS } from '../../../../src/core/mcp/responseCache';
-import { FileToolListStore, keepsAcrossProcesses } from '../../../../src/core/mcp/toolListStore';
+import { FileToolListStore, keepsAcrossProcesses, linesNamed, wholeList } from '../../../../src/core/mcp/toolListStore';
 import type { ServerSettings } from '../../../../src/core/settings/hostSettings';
 
 describe('FileToolListStore', () => {
@@ -35,6 +35,8 @@ describe('FileToolListStore', () => {
     assert.equal(fs.statSync(path.join(dir, files[0])).mode & 0o777, 0o600);
     assert.ok(!fs.readFileSync(path.join(dir, files[0]), 'utf8').includes('TOKEN'), 'the settings are only in the keyed file name');
     assert.deepEqual(await store.get(server('x')), list(60_000));
+    assert.deepEqual(await store.get(server('x'), 'a'), list(60_000), 'one name: only its entries');
+    assert.deepEqual((await store.get(server('x'), 'b'))!.tools, []);
     now += 59_999;
     assert.ok(await store.get(server('x')));
     now += 1;
@@ -56,22 +58,50 @@ describe('FileToolListStore', () => {
     await store.set(server('x'), list(24 * 3600_000));
     assert.equal((await store.get(server('x')))!.expiresAt, now + MAX_CACHE_TTL_MS);
     const file = path.join(dir, fs.readdirSync(dir)[0]);
-    const write = (doc: unknown) => fs.writeFileSync(file, typeof doc === 'string' ? doc : JSON.stringify(doc));
-    const good = { version: 1, storedAt: now, expiresAt: now + 1000, tools: [], problems: [] };
-    for (const bad of [
-      { ...good, expiresAt: now + MAX_CACHE_TTL_MS + 1 },
-      { ...good, storedAt: now + 5000, expiresAt: now + 6000 },
-      { ...good, tools: 'no' },
-      { ...good, problems: [{ tool: 1 }] },
-      { ...good, version: 2 },
-      'not json',
-    ]) {
-      write(bad);
-      assert.equal(await store.get(server('x')), undefined, JSON.stringify(bad));
-      assert.ok(!fs.existsSync(file), 'a file that cannot be used is removed');
+    const header = { version: 2, storedAt: now, expiresAt: now + 1000, problems: [] };
+    const line = JSON.stringify(['a', { name: 'a', inputSchema: { type: 'object' } }]);
+    const write = (h: unknown, ...lines: string[]) => fs.writeFileSync(file, [typeof h === 'string' ? h : JSON.stringify(h), ...lines].join('\n') + '\n');
+    for (const [h, lines] of [
+      [{ ...header, expiresAt: now + MAX_CACHE_TTL_MS + 1 }, [line]],
+      [{ ...header, storedAt: now + 5000, expiresAt: now + 6000 }, [line]],
+      [{ ...header, problems: [{ tool: 1 }] }, [line]],
+      [{ ...header, version: 1 }, [line]],
+      ['not json', [line]],
+      [header, ['["a", not json']],
+      [header, ['["a", {']],
+      [header, ['["a", 1]', '["b", 2']],
+    ] as const) {
+      for (const tool of [undefined, 'a']) {
+        write(h, ...lines);
+        const broken = lines[1] === undefined || tool === undefined;
+        assert.equal(await store.get(server('x'), tool) === undefined, broken, JSON.stringify([h, lines, tool]));
+        assert.equal(fs.existsSync(file), !broken, 'a file that cannot be used is removed');
+      }
     }
-    write(good);
-    assert.deepEqual(await store.get(server('x')), { tools: [], problems: [], expiresAt: now + 1000 });
+    // A line that is not `[name, tool]`: the whole read refuses the file; a lookup of one name only
+    // reads that name's lines, finds none here, and the one-shot call then lists the server (keptTool).
+    write(header, '{"name": "a"}');
+    assert.deepEqual((await store.get(server('x'), 'a'))?.tools, []);
+    assert.equal(await store.get(server('x')), undefined);
+    assert.ok(!fs.existsSync(file));
+    write(header, line);
+    assert.deepEqual(await store.get(server('x'), 'a'), { tools: [{ name: 'a', inputSchema: { type: 'object' } }], problems: [], expiresAt: now + 1000 });
+  });
+
+  it('finds the lines of one name exactly as the whole read does (names that quote, escape, nest or prefix one another)', async () => {
+    const names = ['tool_1', 'tool_10', 'tool_1"', 'tool_1\\', 'a"b\\c', 'é\u2028ü', '\ud800lone', '[x]', 'tool_1,', ' spaced', 'dup', 'dup', '\n', '"', ''];
+    const tools = names.map((name, i) => ({ name, description: `#${i} mentions \n["tool_1",` + ' and "dup"', inputSchema: { type: 'object' } }));
+    const store = new FileToolListStore(dir, new MemoryIdentityKey(), () => now);
+    await store.set(server('x'), { tools, problems: [], expiresAt: now + 60_000 });
+    const bytes = fs.readFileSync(path.join(dir, fs.readdirSync(dir)[0]));
+    const whole = wholeList(bytes);
+    assert.equal(whole.length, tools.length);
+    for (const name of [...new Set(names), 'tool', 'tool_', 'missing', 'ü']) {
+      const plain = whole.filter((t) => (t as { name: string }).name === name);
+      assert.deepEqual(linesNamed(bytes, name), plain, JSON.stringify(name));
+      assert.deepEqual((await store.get(server('x'), name))!.tools, plain);
+    }
+    assert.equal(linesNamed(bytes, 'dup').length, 2);
   });
 
   it('keeps a list only when the server allowed it and every credential is in the key', () => {
