@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Tool } from '@modelcontextprotocol/client';
 import { SecretRedactor } from '../audit/secretRedactor';
 import { signInRequiredIn } from '../auth/signInRequiredError';
@@ -22,6 +23,7 @@ import type { ToolCallOptions } from './call/toolCall';
 import { listedTool } from './listedTool';
 import { identityHash, serverIdentity } from '../pinning/serverIdentity';
 import { keepsAcrossProcesses } from './toolListStore';
+import { canonicalJson } from '../tools/definitionHash';
 
 export type { ServerConnectionOptions } from './serverConnectionOptions';
 export type { ToolDefinitionProblem } from './checkToolDefinitions';
@@ -214,7 +216,7 @@ export class ServerConnection {
         onTransport: (t) => (transport = this.pendingTransport = t),
         abandoned: () => gen !== this.generation,
         ...(this.options.eras ? { eras: { store: this.options.eras, identity } } : {}),
-        cache: { store: this.cache, partition: this.cache.useIdentity(identity) },
+        cache: { store: this.cache, partition: this.cache.useIdentity(credentialedIdentity(resolved.server)) },
       }).finally(() => {
         if (this.pendingTransport === transport) this.pendingTransport = undefined;
       });
@@ -403,4 +405,14 @@ export class ServerConnection {
     this._state = state;
     this._onDidChangeState.fire(state);
   }
+}
+
+/**
+ * The result cache's identity: the server as started, every resolved value included (env and header
+ * values, so a new token or key is another identity and empties the cache), hashed; in memory only.
+ * serverIdentity leaves secrets and env values out on purpose (pins and consent survive a rotated
+ * key), so it cannot tell two credentials apart.
+ */
+function credentialedIdentity(server: ServerSettings): string {
+  return createHash('sha256').update(canonicalJson(server)).digest('hex');
 }
