@@ -85,7 +85,7 @@ export async function oneShotCall(opts: OneShotOptions = ONE_SHOT_DEFAULTS): Pro
     const tmp = makeTempDir(`oneshot-${era}`);
     try {
       const r = await oneEra(era, opts, tmp.dir, old);
-      rows.push(r.row);
+      rows.push(...r.rows);
       data[era] = r.data;
     } finally {
       tmp.remove();
@@ -128,6 +128,9 @@ async function oneEra(era: Era, opts: OneShotOptions, dir: string, old: ReturnTy
   // `lock` listed the server whole; for the modern server it kept the list, as a call would.
   const first = await host();
   const { blocks, t, m } = await measure(raw, host, opts);
+  // 2025-11-25 (info): the same call against a raw client that also lists up to the tool's page, as
+  // the host must to check the tool's definition: what the host adds over listing itself.
+  const listing = era === 'legacy' && !old ? await measure(() => runProcess([...rawArgs, 'list'], expect, processEnv), host, { ...opts, blocks: Math.ceil(opts.blocks / 2) }) : undefined;
   const server = era === 'modern' ? `${opts.tools}-tool 2026-07-28 server (its tools/list and server/discover may be used again: ttlMs ${MAX_CACHE_TTL_MS / 60_000} min)` : `${opts.tools}-tool server`;
   const row = {
     id: era === 'modern' ? 'oneShot.modern.time' : 'oneShot.time',
@@ -145,8 +148,21 @@ async function oneEra(era: Era, opts: OneShotOptions, dir: string, old: ReturnTy
         : `tools listed in pages of ${opts.pageSize} up to the one naming ${tool}; `) +
       `called ${tool}; peak RSS host ${fmtMB(m.host)} vs ${yard} ${fmtMB(m.raw)} (${fmtSigned(m.host - m.raw, fmtMB)})`,
   };
+  const rows: Row[] = [row];
+  if (listing) {
+    const l = listing.t;
+    rows.push({
+      id: 'oneShot.listing.time',
+      name: `One-shot call on a ${server}: mcp-host call ÷ raw SDK connect + tools/list up to the tool's page + call (process wall time)`,
+      value: round(l.value, 4),
+      unit: '×',
+      ci: l.ci,
+      aa: l.aa,
+      detail: `host ${fmtMs(l.host)} vs raw SDK listing first ${fmtMs(l.raw)} (A ${fmtMs(l.rawA)}, B ${fmtMs(l.rawB)}), median of ${listing.blocks.length}: the listing the pin check needs, priced on both sides`,
+    });
+  }
   return {
-    row,
+    rows,
     data: {
       first: { ms: round(first.ms, 1), peakRss: first.peakRss },
       runs: blocks.map((b) => ({
