@@ -98,7 +98,7 @@ async function main() {
     // repository or an npm install, where it is a dependency; the .vsix does not ship the CLI.
     { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cliMain.js', external: ['gpt-tokenizer'], plugins },
     // The `mcp-host` executable: runs dist/cliMain.js through V8's code cache (src/cli/compileCache.ts),
-    // so a short command does not compile the 1.8 MB bundle again at every start.
+    // so a short command does not compile the 1 MB bundle again at every start.
     { ...common, entryPoints: ['src/cli/cliLauncher.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
     // The files apart, shared by the extension and the CLI.
     ...APART.map((row) => ({ ...common, entryPoints: [row.entry], outfile: `dist/${row.file}`, external: row.external ?? [], plugins })),
