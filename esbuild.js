@@ -35,6 +35,10 @@ const APART = [
   { importer: /loadMiniSearch\.ts$/, request: './miniSearchEngine', file: 'minisearch.js', entry: 'src/core/agent/miniSearchEngine.ts' },
   // The JSON Schema 2019-09 engine: only for a schema that declares that dialect (src/core/mcp/sdkValidatorShim.ts).
   { importer: /loadAjv2019\.ts$/, request: './ajv2019Engine', file: 'ajv2019.js', entry: 'src/core/tools/ajv2019Engine.ts' },
+  // The loopback receiver of a browser sign-in's redirect: only when a sign-in opens the browser.
+  { importer: /loadRedirectReceiver\.ts$/, request: './loopbackRedirectReceiver', file: 'signInRedirect.js', entry: 'src/core/auth/loopbackRedirectReceiver.ts' },
+  // Audit records as spans: only when telemetry exports.
+  { importer: /loadAuditRecordSpan\.ts$/, request: './auditRecordSpan', file: 'spans.js', entry: 'src/core/telemetry/auditRecordSpan.ts' },
   // jose: the SDK client imports it (dynamically) only for private_key_jwt and DPoP.
   { importer: /[\\/]@modelcontextprotocol[\\/]client[\\/]/, request: 'jose', file: 'jose.js', entry: 'jose' },
 ];

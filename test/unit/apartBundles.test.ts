@@ -14,8 +14,10 @@ import * as path from 'node:path';
 import type { BuildOptions, Metafile } from 'esbuild';
 import { esbuildJsOptions } from '../../bench/packageCost';
 import { loadMiniSearch } from '../../src/core/agent/loadMiniSearch';
+import { loadRedirectReceiver } from '../../src/core/auth/loadRedirectReceiver';
 import { loadCel } from '../../src/core/conditions/loadCel';
 import { loadGatewayServer } from '../../src/core/gateway/loadGatewayServer';
+import { loadAuditRecordSpan } from '../../src/core/telemetry/loadAuditRecordSpan';
 import { loadOtelPipeline } from '../../src/core/telemetry/loadOtelPipeline';
 import { loadAjv2019 } from '../../src/core/tools/loadAjv2019';
 import { loadAppViewPanel } from '../../src/vscode/apps/loadAppViewPanel';
@@ -37,6 +39,8 @@ describe('the loaders of what is bundled apart, under mocha', () => {
     assert.equal(loadMiniSearch(), require('minisearch').default ?? require('minisearch'));
     assert.equal(loadAppViewPanel().AppViewPanel, source('src/vscode/apps/appViewPanel.ts').AppViewPanel);
     assert.equal(await loadOtelPipeline(), source('src/core/telemetry/otelPipeline.ts').createOtelPipeline);
+    assert.equal(loadAuditRecordSpan(), source('src/core/telemetry/auditRecordSpan.ts').auditRecordSpan);
+    assert.equal(loadRedirectReceiver().LoopbackRedirectReceiver, source('src/core/auth/loopbackRedirectReceiver.ts').LoopbackRedirectReceiver);
     const engine = loadAjv2019().newAjv2019Engine();
     const check = engine.compile({ $schema: 'https://json-schema.org/draft/2019-09/schema', items: [{ type: 'string' }], additionalItems: false });
     assert.deepEqual([check(['a']), check(['a', 'b']), check([1])], [true, false, false]);
@@ -65,7 +69,7 @@ describe('the production bundles and the files apart (esbuild.js --production)',
   });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  it('builds files apart for the gateway, CEL, app views, tool search, jose, the 2019-09 engine and OpenTelemetry', () => {
+  it('builds files apart for the gateway, CEL, app views, tool search, jose, the 2019-09 engine, sign-in\'s redirect and telemetry', () => {
     assert.deepEqual(configs.filter(apartOf).map((c) => path.basename(c.outfile!)).sort(), [
       'ajv2019.js',
       'appView.js',
@@ -74,6 +78,8 @@ describe('the production bundles and the files apart (esbuild.js --production)',
       'jose.js',
       'minisearch.js',
       'otel.js',
+      'signInRedirect.js',
+      'spans.js',
     ]);
   });
 
@@ -104,7 +110,7 @@ describe('the production bundles and the files apart (esbuild.js --production)',
       }
       // No loader's source went into the main bundle: it would be read at every start.
       const inputs = Object.keys(out.inputs);
-      for (const apartSource of ['src/core/gateway/gateway.ts', 'src/core/conditions/celFunctions.ts', 'src/vscode/apps/appViewPanel.ts', 'src/core/agent/miniSearchEngine.ts', 'src/core/tools/ajv2019Engine.ts']) {
+      for (const apartSource of ['src/core/gateway/gateway.ts', 'src/core/conditions/celFunctions.ts', 'src/vscode/apps/appViewPanel.ts', 'src/core/agent/miniSearchEngine.ts', 'src/core/tools/ajv2019Engine.ts', 'src/core/auth/loopbackRedirectReceiver.ts', 'src/core/telemetry/auditRecordSpan.ts']) {
         assert.ok(!inputs.includes(apartSource), `${name} bundles ${apartSource}`);
       }
       for (const pkg of ['@modelcontextprotocol/server/', '@marcbachmann/cel-js/', '@modelcontextprotocol/ext-apps/', 'minisearch/', 'jose/']) {
