@@ -25,7 +25,7 @@ const common = {
 const APART = [
   // The OpenTelemetry SDK: only with mcpHost.telemetry.otlpEndpoint (src/core/telemetry/loadOtelPipeline.ts).
   { importer: /loadOtelPipeline\.ts$/, request: './otelPipeline', file: 'otel.js', entry: 'src/core/telemetry/otelPipeline.ts' },
-  // The gateway's server side (@modelcontextprotocol/server): only when the gateway or `mcp-host gateway` starts.
+  // The gateway's server side (@modelcontextprotocol/server): only when the editor's gateway or `mcp-host serve` starts.
   { importer: /loadGatewayServer\.ts$/, request: './gatewayServer', file: 'gateway.js', entry: 'src/core/gateway/gatewayServer.ts' },
   // The CEL environment: only when an argument rule has a condition (checked when the setting is read).
   { importer: /loadCel\.ts$/, request: './celFunctions', file: 'cel.js', entry: 'src/core/conditions/celFunctions.ts' },
