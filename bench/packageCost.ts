@@ -7,7 +7,7 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { basename, join, relative, resolve } from 'node:path';
 import type { BuildOptions, Metafile } from 'esbuild';
 import { fixturePath, nodeEnv } from '../test/fixtures/fixtureServers';
 import { fmtMs, makeTempDir, type BenchResult, type Row } from './common';
@@ -60,7 +60,11 @@ interface BundleInfo {
   readonly bytes: number;
   readonly byPackage: [string, number][];
   readonly outfile: string;
+  /** The files bundled apart (esbuild.js, APART) and their bytes: required at first use, not at start. */
+  readonly apart: [string, number][];
 }
+
+const MAIN_BUNDLES = ['extension.js', 'cliMain.js', 'cli.js'];
 
 /** The extension bundle as `node esbuild.js --production` makes it, into `outDir`. */
 async function buildProductionExtension(outDir: string): Promise<BundleInfo> {
@@ -72,7 +76,16 @@ async function buildProductionExtension(outDir: string): Promise<BundleInfo> {
   mkdirSync(outDir, { recursive: true });
   const outfile = join(outDir, 'extension.js');
   const result = await esbuild.build({ ...ext, absWorkingDir: ROOT, outfile, metafile: true, logLevel: 'silent' });
-  return { bytes: statSync(outfile).size, byPackage: packageShares(result.metafile!), outfile };
+  // The files apart go next to it, as in dist/, so the bundle can require them.
+  const apartConfigs = configs.filter((c) => c.outfile && !MAIN_BUNDLES.includes(basename(c.outfile)));
+  const apart = await Promise.all(
+    apartConfigs.map(async (c): Promise<[string, number]> => {
+      const file = join(outDir, basename(c.outfile!));
+      await esbuild.build({ ...c, absWorkingDir: ROOT, outfile: file, logLevel: 'silent' });
+      return [basename(file), statSync(file).size];
+    }),
+  );
+  return { bytes: statSync(outfile).size, byPackage: packageShares(result.metafile!), outfile, apart: apart.sort((a, b) => b[1] - a[1]) };
 }
 
 function packageShares(meta: Metafile): [string, number][] {
@@ -176,6 +189,8 @@ export async function packageCost(opts: PackageOptions = PACKAGE_DEFAULTS): Prom
       .map(([k, b]) => `${k} ${(b / 1024).toFixed(0)} KB (${((100 * b) / bundle.bytes).toFixed(0)}%)`)
       .join(', ');
 
+    const apartBytes = bundle.apart.reduce((n, [, b]) => n + b, 0);
+    const apartText = `${(apartBytes / 1_000_000).toFixed(3)} MB in ${bundle.apart.length} files (${bundle.apart.map(([f, b]) => `${f} ${(b / 1024).toFixed(0)} KB`).join(', ')})`;
     const connectedAtReturn = Math.max(...results.map((r) => r.connectedAtReturn));
     const rows: Row[] = [
       {
@@ -185,7 +200,9 @@ export async function packageCost(opts: PackageOptions = PACKAGE_DEFAULTS): Prom
         unit: 'MB',
         kind: 'check',
         target: { op: '<=', value: opts.maxBytes / 1_000_000 },
-        detail: `${bundle.bytes.toLocaleString('en-US')} B minified${devBytes ? ` (dist/extension.js as last built by npm run build: ${(devBytes / 1_000_000).toFixed(3)} MB)` : ''}; largest: ${top}`,
+        detail:
+          `${bundle.bytes.toLocaleString('en-US')} B minified${devBytes ? ` (dist/extension.js as last built by npm run build: ${(devBytes / 1_000_000).toFixed(3)} MB)` : ''}; largest: ${top}; ` +
+          `what a start reads, not all the code: bundled apart and required at first use, ${apartText}`,
       },
       {
         id: 'package.activateWaits',
@@ -218,6 +235,7 @@ export async function packageCost(opts: PackageOptions = PACKAGE_DEFAULTS): Prom
         bundleBytes: bundle.bytes,
         devBundleBytes: devBytes,
         byPackage: Object.fromEntries(bundle.byPackage.slice(0, 12)),
+        apartBytes: Object.fromEntries(bundle.apart),
         probes: results,
         bundleBuiltFrom: relative(ROOT, join(ROOT, 'esbuild.js')),
       },

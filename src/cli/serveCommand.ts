@@ -1,8 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Gateway } from '../core/gateway/gateway';
 import { newGatewayToken } from '../core/gateway/bearerToken';
-import { UpstreamRelay } from '../core/gateway/upstreamRelay';
+import { loadGatewayServer } from '../core/gateway/loadGatewayServer';
 import { folderRoots } from '../core/requests/rootsSource';
 import { createHost, noAnswers, flagOptions } from './createHost';
 import { DenyingConfirmer } from './denyingConfirmer';
@@ -42,6 +41,7 @@ export async function runServe(o: ServeOptions, lifecycle: Lifecycle): Promise<n
   const workspace = loadWorkspace(o.workspace, o.role);
   printProblems(workspace.problems);
   const logger = createStderrLogger(o.verbose);
+  const { Gateway, UpstreamRelay } = loadGatewayServer();
   // The servers' requests go to the agent whose call they serve; the rest are declined with a warning,
   // and roots stay the workspace folder (narrowed to the agent's roots during its calls).
   const relay = new UpstreamRelay(noAnswers((line) => logger.warn(line), 'the agent cannot be asked for it'), logger);

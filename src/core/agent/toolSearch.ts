@@ -1,4 +1,5 @@
-import MiniSearch from 'minisearch';
+import type MiniSearch from 'minisearch';
+import { loadMiniSearch } from './loadMiniSearch';
 import type { ModelToolDefinition } from './agentMessages';
 
 /** Words that say nothing about which tool is meant. */
@@ -52,6 +53,7 @@ export class ToolSearch {
       this.index = index;
       return;
     }
+    const MiniSearch = loadMiniSearch();
     this.index = new MiniSearch({
       fields: ['name', 'description'],
       tokenize: toolWords,

@@ -5,7 +5,8 @@ import type { AuthEventListener } from './authEvents';
 import type { CredentialStore } from './credentialStore';
 import { HostOAuthProvider } from './hostOAuthProvider';
 import { HOST_ISSUER_CHECK } from './metadataIssuer';
-import { LoopbackRedirectReceiver, type RedirectOutcome } from './loopbackRedirectReceiver';
+import type { LoopbackRedirectReceiver, RedirectOutcome } from './loopbackRedirectReceiver';
+import { loadRedirectReceiver } from './loadRedirectReceiver';
 import type { OAuthSettings } from '../settings/oauthSettings';
 
 export const DEFAULT_SIGN_IN_TIMEOUT_MS = 5 * 60_000;
@@ -124,7 +125,7 @@ export async function signIn(options: SignInOptions): Promise<SignInResult> {
     return result;
   };
   try {
-    receiver = await LoopbackRedirectReceiver.start({
+    receiver = await loadRedirectReceiver().LoopbackRedirectReceiver.start({
       state,
       timeoutMs: options.timeoutMs ?? DEFAULT_SIGN_IN_TIMEOUT_MS,
       ...(options.signal ? { signal: options.signal } : {}),

@@ -1,5 +1,5 @@
 import type { Environment } from '@marcbachmann/cel-js';
-import { ruleEnvironment } from './celFunctions';
+import { loadCel } from './loadCel';
 
 /** What a condition sees of one call. */
 export interface RuleVariables {
@@ -52,7 +52,7 @@ let checker: Environment | undefined;
 
 /** Settings validation: the CEL error of a condition, or undefined when it compiles. */
 export function conditionError(text: string): string | undefined {
-  const compiled = compileCondition(text, (checker ??= ruleEnvironment()));
+  const compiled = compileCondition(text, (checker ??= loadCel().ruleEnvironment()));
   return compiled.ok ? undefined : compiled.error;
 }
 

@@ -1,7 +1,7 @@
 import type { RuleAction, RuleSettings } from '../settings/hostSettings';
 import { errorText } from '../util/errorText';
 import type { Logger } from '../util/logger';
-import { ruleEnvironment } from '../conditions/celFunctions';
+import { loadCel } from '../conditions/loadCel';
 import { compileToolGlobs, toolKey, type ToolMatcher } from './globMatcher';
 import { compileCondition, type CompiledCondition } from '../conditions/ruleCondition';
 
@@ -48,7 +48,7 @@ export class ArgumentRules {
     private readonly context: { readonly workspaceFolder?: string; readonly role?: string },
     private readonly logger: Logger,
   ) {
-    const env = rules.some((r) => r.when !== undefined && !r.broken) ? ruleEnvironment(context.workspaceFolder) : undefined;
+    const env = rules.some((r) => r.when !== undefined && !r.broken) ? loadCel().ruleEnvironment(context.workspaceFolder) : undefined;
     this.rules = rules.map((r) => ({
       settings: r,
       matches: compileToolGlobs(r.tools),

@@ -3,7 +3,7 @@ import type { TelemetrySettings } from '../settings/hostSettings';
 import { resolveStrings, type SecretResolver } from '../settings/resolveServerSettings';
 import type { Disposable, Event } from '../util/event';
 import type { Logger } from '../util/logger';
-import { auditRecordSpan } from './auditRecordSpan';
+import { loadAuditRecordSpan } from './loadAuditRecordSpan';
 import { loadOtelPipeline } from './loadOtelPipeline';
 import type { SpanContext } from './spanSpec';
 import type { PipelineFactory, PipelineOptions, TelemetryPipeline } from './telemetryPipeline';
@@ -202,6 +202,7 @@ export class TelemetryExport {
       },
       rule: (server, tool) => snapshot.tool(server, tool)?.rule,
     };
+    const auditRecordSpan = loadAuditRecordSpan();
     for (const r of records) {
       try {
         pipeline.emit(auditRecordSpan(r, ctx));

@@ -9,7 +9,15 @@ import addFormats from 'ajv-formats';
 let draft7: Ajv | undefined;
 let draft2020: Ajv | undefined;
 
-function withFormats<T extends Ajv>(ajv: T): T {
+/** An ajv engine class: the draft-07 `Ajv`, `Ajv2019` or `Ajv2020`. */
+export type SchemaEngineClass = new (options: ConstructorParameters<typeof Ajv>[0]) => Ajv;
+
+/**
+ * A new engine of the host's kind: every error reported, unknown keywords and formats tolerated,
+ * the schema itself not checked against its meta-schema, and the formats of ajv-formats checked.
+ */
+export function newSchemaEngine(Engine: SchemaEngineClass): Ajv {
+  const ajv = new Engine({ strict: false, validateFormats: true, validateSchema: false, allErrors: true });
   (addFormats as unknown as (a: Ajv) => void)(ajv);
   return ajv;
 }
@@ -17,9 +25,9 @@ function withFormats<T extends Ajv>(ajv: T): T {
 /** The engine for a schema: 2020-12 when its `$schema` says so, draft-07 otherwise. */
 export function schemaEngine(schema: Record<string, unknown>): Ajv {
   if (typeof schema.$schema === 'string' && schema.$schema.includes('2020-12')) {
-    return (draft2020 ??= withFormats(new Ajv2020({ allErrors: true, strict: false, validateSchema: false })));
+    return (draft2020 ??= newSchemaEngine(Ajv2020));
   }
-  return (draft7 ??= withFormats(new Ajv({ allErrors: true, strict: false, validateSchema: false })));
+  return (draft7 ??= newSchemaEngine(Ajv));
 }
 
 /**

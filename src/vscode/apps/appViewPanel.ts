@@ -4,7 +4,6 @@ import type { CallToolResult, ReadResourceResult, Tool } from '@modelcontextprot
 import { AppBridge, type McpUiDisplayMode, type McpUiHostCapabilities, type McpUiHostContext, type McpUiResourcePermissions } from '@modelcontextprotocol/ext-apps/app-bridge';
 import type { CallActor } from '../../core/audit/callActor';
 import type { AppView } from '../../core/apps/appView';
-import type { ToolCallResult } from '../../core/calls/toolRouter';
 import type { McpHost } from '../../core/host/mcpHost';
 import { CLIENT_INFO } from '../../core/host/mcpHostOptions';
 import { errorText } from '../../core/util/errorText';
@@ -13,7 +12,8 @@ import { Emitter } from '../../core/util/event';
 import { appCsp, escapeAttribute, shellCsp, withCsp } from './appCsp';
 import { themeContext } from './appHostContext';
 import type { AppModelContexts } from './appModelContext';
-import type { AppPermissions } from './appPermissions';
+import { AppPermissions } from './appPermissions';
+import { toViewResult } from './viewResult';
 import { WebviewTransport, type HostMessage, type ViewMessage } from './webviewTransport';
 
 export const APP_VIEW_TYPE = 'mcpHost.appView';
@@ -37,7 +37,8 @@ export interface AppViewDeps {
   readonly host: () => McpHost;
   readonly logger: Logger;
   readonly extensionUri: vscode.Uri;
-  readonly permissions: AppPermissions;
+  /** Where the permissions granted to a server's views are kept (appPermissions.ts). */
+  readonly workspaceState: vscode.Memento;
   readonly contexts: AppModelContexts;
 }
 
@@ -66,7 +67,7 @@ export class AppViewPanel implements vscode.Disposable {
   static async open(deps: AppViewDeps, launch: AppLaunch): Promise<AppViewPanel> {
     // Through the role's resource policy and the audit; its malformed _meta.ui parts are logged there.
     const view = await deps.host().readAppView(launch.server, launch.resourceUri, launch.tool ? { tool: launch.tool.name } : {});
-    const { allow, granted } = await deps.permissions.allow(launch.server, view.meta.permissions);
+    const { allow, granted } = await new AppPermissions(deps.workspaceState).allow(launch.server, view.meta.permissions);
     return new AppViewPanel(deps, launch, view, allow, granted);
   }
 
@@ -259,19 +260,6 @@ export class AppViewPanel implements vscode.Disposable {
     this.closed.fire();
     this.closed.dispose();
   }
-}
-
-/** What the view gets for its call: the server's content, or the host's refusal as an error result. */
-export function toViewResult(r: ToolCallResult): CallToolResult {
-  if (r.content.length || r.structuredContent) {
-    return {
-      content: r.content as CallToolResult['content'],
-      ...(r.structuredContent ? { structuredContent: r.structuredContent } : {}),
-      ...(r.meta ? { _meta: r.meta } : {}),
-      isError: r.isError,
-    };
-  }
-  return { content: [{ type: 'text', text: r.modelText }], isError: true };
 }
 
 /** The webview's page: the relay script and its stylesheet, under the app's policy plus the extension's own files. */

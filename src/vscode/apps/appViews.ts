@@ -8,8 +8,9 @@ import { isPlainObject } from '../../core/settings/isPlainObject';
 import { errorText } from '../../core/util/errorText';
 import type { Logger } from '../../core/util/logger';
 import { AppModelContexts } from './appModelContext';
-import { AppPermissions } from './appPermissions';
-import { AppViewPanel, toViewResult, type AppLaunch, type AppViewDeps } from './appViewPanel';
+import type { AppLaunch, AppViewDeps, AppViewPanel } from './appViewPanel';
+import { loadAppViewPanel } from './loadAppViewPanel';
+import { toViewResult } from './viewResult';
 
 export const OPEN_APP_VIEW = 'mcpHost.openAppView';
 /** Calls whose view can still be opened from an earlier answer's button (the oldest are forgotten). */
@@ -31,7 +32,7 @@ export class AppViews implements vscode.Disposable {
   private readonly command: vscode.Disposable;
 
   constructor(host: () => McpHost, logger: Logger, context: Pick<vscode.ExtensionContext, 'extensionUri' | 'workspaceState'>) {
-    this.deps = { host, logger, extensionUri: context.extensionUri, permissions: new AppPermissions(context.workspaceState), contexts: this.contexts };
+    this.deps = { host, logger, extensionUri: context.extensionUri, workspaceState: context.workspaceState, contexts: this.contexts };
     this.command = vscode.commands.registerCommand(OPEN_APP_VIEW, async (arg: OpenAppViewArgument) => {
       try {
         await this.open(arg);
@@ -69,7 +70,7 @@ export class AppViews implements vscode.Disposable {
     const launch = this.launchOf(arg);
     const existing = [...this.panels].find((p) => p.launch === launch);
     if (existing) return existing.reveal();
-    const panel = await AppViewPanel.open(this.deps, launch);
+    const panel = await loadAppViewPanel().AppViewPanel.open(this.deps, launch);
     this.panels.add(panel);
     panel.onDidClose(() => this.panels.delete(panel));
   }

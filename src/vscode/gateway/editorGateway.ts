@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { newGatewayToken } from '../../core/gateway/bearerToken';
-import { Gateway, type GatewayHttp, type UpstreamClient } from '../../core/gateway/gateway';
+import type { Gateway, GatewayHttp, UpstreamClient } from '../../core/gateway/gateway';
+import { loadGatewayServer } from '../../core/gateway/loadGatewayServer';
 import { SETTINGS_SECTION } from '../../core/settings/settingPath';
 import { SettingsSchema } from '../../core/settings/settingsSchema';
 import { DisposableStore, Emitter, type Event } from '../../core/util/event';
@@ -150,6 +151,7 @@ export class EditorGateway implements vscode.McpServerDefinitionProvider<vscode.
   }
 
   private async start(): Promise<Running> {
+    const { Gateway } = loadGatewayServer();
     const gateway = new Gateway(this.controller.host, { confirmations: 'host', annotateForEditor: true, logger: this.logger });
     const token = newGatewayToken();
     const subscriptions = new DisposableStore();
