@@ -9,7 +9,7 @@
 
 import { Server, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { serveStdio as serveModernStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
-import { diag, envNumber, FIXTURE_VERSION, instrument, serveStdio, startFixture, text } from '../../test/fixtures/servers/lib/common.mjs';
+import { diag, envNumber, FIXTURE_VERSION, instrument, pagedToolsList, serveStdio, startFixture, text } from '../../test/fixtures/servers/lib/common.mjs';
 
 startFixture('manyTools');
 
@@ -29,14 +29,6 @@ const tools = Array.from({ length: count }, (_, i) => ({
 }));
 const byName = new Map(tools.map((t) => [t.name, t]));
 
-const encodeCursor = (offset) => Buffer.from(`page@${offset}`).toString('base64url');
-function decodeCursor(cursor) {
-  const m = /^page@(\d+)$/.exec(Buffer.from(cursor, 'base64url').toString());
-  const offset = m ? Number(m[1]) : NaN;
-  if (!(offset > 0 && offset < tools.length)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid cursor: ${cursor}`);
-  return offset;
-}
-
 const MODERN = process.env.FIXTURE_MODERN === '1';
 const TTL_MS = envNumber('FIXTURE_TTL_MS', 60_000);
 
@@ -45,12 +37,7 @@ function buildServer() {
     { name: 'manyTools', version: FIXTURE_VERSION },
     { capabilities: { tools: {} }, ...(MODERN ? { cacheHints: { 'server/discover': { ttlMs: TTL_MS, cacheScope: 'public' }, 'tools/list': { ttlMs: TTL_MS, cacheScope: 'public' } } } : {}) },
   );
-  server.setRequestHandler('tools/list', (request) => {
-    const cursor = request.params?.cursor;
-    const offset = cursor === undefined ? 0 : decodeCursor(cursor);
-    const next = offset + pageSize;
-    return { tools: tools.slice(offset, next), ...(next < tools.length ? { nextCursor: encodeCursor(next) } : {}) };
-  });
+  server.setRequestHandler('tools/list', pagedToolsList(tools, pageSize));
   server.setRequestHandler('tools/call', (request) => {
     const tool = byName.get(request.params.name);
     if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
