@@ -39,7 +39,7 @@ export interface ListOptions {
   /**
    * With `stopAfter`: asked once the first page is read; true lists every page after all (each tool
    * checked) so that the whole list can be kept for later calls (ToolListStore), and the result is
-   * then the whole list, with `ttlMs` and `cacheScope`: the caller keeps only the named tool (namedIn).
+   * then the whole list, with `ttlMs` and `cacheScope`: the caller keeps only the named tool (narrowTo).
    */
   readonly whole?: (hint: CacheHint) => boolean;
 }

@@ -9,13 +9,13 @@ import type { ToolDefinitionProblem } from './checkToolDefinitions';
 import { wireNotifications } from './clientNotifications';
 import { CoalescedRefresh } from './coalescedRefresh';
 import { ConnectionState, whenStateSettles, type ServerInfo } from './connectionState';
-import { discoverTools, narrowTo, newProblems, type ListedTools } from './listAllTools';
+import { discoverTools, narrowTo, newProblems, type CacheHint, type ListedTools } from './listAllTools';
 import { mirrorsHeaders } from './headerAnnotations';
 import { LiveConnection } from './liveConnection';
 import { featuresSettled, openClient } from './openClient';
 import { RestartSchedule } from './restartBackoff';
 import { ServerCatalogs } from './serverCatalogs';
-import { MAX_CACHE_TTL_MS, ServerResponseCache } from './responseCache';
+import { ServerResponseCache } from './responseCache';
 import type { ServerConnectionOptions } from './serverConnectionOptions';
 import type { ServerTransport, TransportKind } from './serverTransport';
 import { StderrTail, describeClose, describeStartFailure } from './startFailure';
@@ -318,7 +318,7 @@ export class ServerConnection {
     else if (cached && listsTools && stopAfter !== undefined) listed = await this.keptTool(stopAfter, check);
     if (!listed) {
       const started = this.startedAs;
-      const keeps = this.options.toolLists && started ? (hint: Parameters<typeof keepsAcrossProcesses>[1]) => keepsAcrossProcesses(started, hint) : undefined;
+      const keeps = this.options.toolLists && started ? (hint: CacheHint) => keepsAcrossProcesses(started, hint) : undefined;
       whole = await discoverTools(client, { timeoutMs: this.options.settings.connectTimeoutMs, stopAfter, ...check, ...(keeps ? { whole: keeps } : {}) }, this.redactor);
       if (gen !== this.generation) return;
       if (!whole.partial) {
@@ -345,13 +345,13 @@ export class ServerConnection {
     return narrowTo(kept, tool, check);
   }
 
-  /** Keep a whole list for the processes after this one, when the server allowed it and the key holds every credential (keepsAcrossProcesses). */
+  /** Keep a whole list for the processes after this one, when the server allowed it and the key holds every credential (keepsAcrossProcesses); the store caps its time. */
   private async keepAcrossProcesses(whole: ListedTools): Promise<void> {
     const store = this.options.toolLists;
     const started = this.startedAs;
     if (!store || !started || !keepsAcrossProcesses(started, whole)) return;
     await store
-      .set(started, { tools: whole.tools, problems: whole.problems, expiresAt: Date.now() + Math.min(whole.ttlMs!, MAX_CACHE_TTL_MS) })
+      .set(started, { tools: whole.tools, problems: whole.problems, expiresAt: Date.now() + whole.ttlMs! })
       .catch((e: unknown) => this.options.logger.debug(`[${this.name}] could not keep the tool list: ${errorText(e)}`));
   }
 
