@@ -304,23 +304,54 @@ async function dismissNotifications(page) {
   await toasts.first().waitFor({ state: 'detached', timeout: 5000 }).catch(() => {});
 }
 
-/** Types `text` into the Chat view's input and sends it (after clearing notifications that could cover it). */
+/**
+ * The Chat view's input without its white space: a long input wraps over lines, which the rendered
+ * text shows as line breaks where a space (or nothing) was typed.
+ */
+async function chatInputText(page) {
+  const t = await page.locator('.interactive-input-part .monaco-editor .view-lines').first().innerText().catch(() => '');
+  return t.replace(/[\s\u00a0]+/g, '');
+}
+
+/**
+ * Types `text` into the Chat view's input and sends it (after clearing notifications that could cover it).
+ * Keys typed while the view re-renders (a long answer still settling) can land elsewhere: the input is
+ * read back and typed again until it holds `text`, at most three times; an Enter that did not send is
+ * pressed once more.
+ */
 async function sendChat(page, text, opts = {}) {
   await openChat(page, opts);
   await dismissNotifications(page);
   const editor = page.locator('.interactive-input-part .monaco-editor textarea').first();
-  await editor.click({ force: true });
-  await page.keyboard.press('Control+A');
-  await page.keyboard.press('Backspace');
-  await page.keyboard.type(text);
-  // A completion list (e.g. for "/tools") would take the Enter: close it first.
-  await page.waitForTimeout(200);
+  const want = text.replace(/\s+/g, '');
   const suggest = page.locator('.interactive-input-part .suggest-widget.visible, .editor-widget.suggest-widget.visible');
-  if (await suggest.count()) {
-    await page.keyboard.press('Escape');
-    await page.waitForTimeout(100);
+  for (let attempt = 1; ; attempt++) {
+    await editor.click({ force: true });
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Backspace');
+    await page.keyboard.type(text);
+    // A completion list (e.g. for "/tools") would take the Enter: close it first.
+    await page.waitForTimeout(200);
+    if (await suggest.count()) {
+      await page.keyboard.press('Escape');
+      await page.waitForTimeout(100);
+    }
+    const got = await chatInputText(page);
+    if (got === want) break;
+    if (attempt >= 3) throw new Error(`the chat input holds ${JSON.stringify(got)} after typing ${JSON.stringify(text)} three times`);
+    process.stderr.write(`[ui] the chat input held ${JSON.stringify(got)} after typing ${JSON.stringify(text)}: typing it again\n`);
   }
   await page.keyboard.press('Enter');
+  const sent = () => waitFor('the chat input to be sent (emptied)', async () => (await chatInputText(page)) !== want, { timeout: 5000 });
+  try {
+    await sent();
+  } catch {
+    process.stderr.write(`[ui] Enter did not send ${JSON.stringify(text)}: pressing it again\n`);
+    await editor.click({ force: true });
+    await page.keyboard.press('End');
+    await page.keyboard.press('Enter');
+    await sent();
+  }
 }
 
 /** Waits until a chat response containing `text` (string or RegExp) is shown; returns its text. */
