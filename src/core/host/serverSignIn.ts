@@ -31,7 +31,7 @@ export interface SignInControl {
 
 /** What ServerSignIn needs of the server fleet. */
 export interface SignInServers {
-  get(name: string): { readonly settings: ServerSettings; readonly state: ConnectionState } | undefined;
+  get(name: string): { readonly settings: ServerSettings; readonly state: ConnectionState; forgetResults(): void } | undefined;
   restartServer(name: string): Promise<void>;
 }
 
@@ -87,6 +87,7 @@ export class ServerSignIn implements SignInControl {
     const url = resolved.ok ? (resolved.server as RemoteServerSettings).url : settings.url;
     const had = await signOut(url, this.o.remote.store, (e) => this.o.onEvent(server, e));
     this.o.remote.clear(server);
+    this.o.servers.get(server)?.forgetResults();
     await this.restartIfStarted(server);
     return had;
   }
@@ -134,6 +135,8 @@ export class ServerSignIn implements SignInControl {
           : this.noBrowser(server, onEvent);
     if (result.kind !== 'signedIn') return 'reason' in result ? { ...result, reason: redact(result.reason) } : result;
     this.o.remote.clear(name);
+    // Another account may have signed in: nothing the last one was served (`private` results) is served again.
+    this.o.servers.get(name)?.forgetResults();
     await this.restartIfStarted(name);
     return result;
   }

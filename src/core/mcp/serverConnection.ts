@@ -140,6 +140,15 @@ export class ServerConnection {
     await this.start();
   }
 
+  /**
+   * Forget every result held for this server (its `private` ones included). For a change of
+   * credentials the settings do not show (an OAuth sign-in or sign-out): the same settings must not
+   * serve one account's results to the next.
+   */
+  forgetResults(): void {
+    this.cache.clear();
+  }
+
   /** Mark the server as not started because the workspace is untrusted. */
   markUntrusted(): void {
     this.setState(ConnectionState.untrusted);
@@ -411,7 +420,8 @@ export class ServerConnection {
  * The result cache's identity: the server as started, every resolved value included (env and header
  * values, so a new token or key is another identity and empties the cache), hashed; in memory only.
  * serverIdentity leaves secrets and env values out on purpose (pins and consent survive a rotated
- * key), so it cannot tell two credentials apart.
+ * key), so it cannot tell two credentials apart. OAuth tokens are not settings: a sign-in or
+ * sign-out empties the cache itself (forgetResults).
  */
 function credentialedIdentity(server: ServerSettings): string {
   return createHash('sha256').update(canonicalJson(server)).digest('hex');

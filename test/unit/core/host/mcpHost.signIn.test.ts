@@ -8,6 +8,7 @@ import type { SignInRequest } from '../../../../src/core/auth/remoteAuth';
 import { ConnectionState } from '../../../../src/core/mcp/connectionState';
 import type { RemoteServerSettings } from '../../../../src/core/settings/hostSettings';
 import { startAuthFixture, type AuthFixture, type AuthFixtureOptions } from '../../../fixtures/auth/authFixture';
+import { WHOAMI_URI } from '../../../fixtures/auth/protectedMcpServer';
 import { createFetchBrowser } from '../../../fixtures/auth/fetchBrowser';
 import { mapSecrets, settings, stateKind, useTestEnv, waitForState } from '../helpers';
 
@@ -156,6 +157,32 @@ describe('McpHost: remote servers that need sign-in (issue 11)', () => {
       second.authRecords().map((r) => `${r.event}${r.hadCredentials !== undefined ? ` ${r.hadCredentials}` : ''}`),
       ['signedOut true'],
     );
+  });
+
+  it("a 2026-07-28 server's private result is never served to the next account: sign-out and sign-in empty the cache", async () => {
+    const f = await fixture({ modern: true });
+    const { host } = authHost([remote('tracker', f.mcpUrl)]);
+    await host.start();
+    assert.equal((await host.auth.signIn('tracker')).kind, 'signedIn');
+    assert.match(ConnectionState.describe(host.snapshot().server('tracker')!.state), /protocol 2026-07-28, modern/);
+    const reads = () => f.log.mcp.filter((e) => e.method === 'resources/read' && e.bearer).length;
+    const whoami = async () => {
+      const read = await host.catalog.readResource({ server: 'tracker', uri: WHOAMI_URI });
+      const [content] = read.contents as { text?: string }[];
+      return (JSON.parse(content?.text ?? '{}') as { clientId?: string }).clientId;
+    };
+    const first = await whoami();
+    assert.ok(first);
+    assert.equal(await whoami(), first);
+    assert.equal(reads(), 1, 'while its ttlMs runs, the same account is served from the cache');
+
+    // Sign out, sign in again: a new registration, so another client (another account) holds the token.
+    assert.equal(await host.auth.signOut('tracker'), true);
+    assert.equal((await host.auth.signIn('tracker')).kind, 'signedIn');
+    const second = await whoami();
+    assert.ok(second);
+    assert.notEqual(second, first, "the first account's private result was not served to the second");
+    assert.equal(reads(), 2);
   });
 
   it('a connected server whose tokens stop working is reconnected into "needs sign-in"', async () => {
