@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/client';
 import type { CompleteRequest, CompleteResult, GetPromptResult, Prompt } from '@modelcontextprotocol/client';
-import type { CatalogOptions } from './resourceCatalog';
+import { onCallClock, type CatalogOptions } from './resourceCatalog';
 import { ServerList } from './serverList';
 
 export type CompletionRef = CompleteRequest['params']['ref'];
@@ -60,8 +60,9 @@ export class PromptCatalog {
   }
 
   get(name: string, args: Record<string, string>, options: { timeoutMs: number; signal?: AbortSignal }): Promise<GetPromptResult> {
-    if (!this.client || !this.supported) throw new Error(`server "${this.o.server}" offers no prompts`);
-    return this.client.getPrompt({ name, arguments: args }, { timeout: options.timeoutMs, signal: options.signal });
+    const client = this.client;
+    if (!client || !this.supported) throw new Error(`server "${this.o.server}" offers no prompts`);
+    return onCallClock(this.o, options.timeoutMs, options.signal, (sent) => client.getPrompt({ name, arguments: args }, sent));
   }
 
   /** Completions of one argument; no values when the server offers no completions. */

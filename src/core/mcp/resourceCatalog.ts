@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/client';
 import type { ReadResourceResult, Resource, ResourceTemplateType as ResourceTemplate } from '@modelcontextprotocol/client';
 import { errorText } from '../util/errorText';
+import type { CallClocks } from './call/toolCall';
 import { Emitter } from '../util/event';
 import type { Logger } from '../util/logger';
 import { ServerList } from './serverList';
@@ -15,6 +16,24 @@ export interface CatalogOptions {
   readonly onDidChange: () => void;
   /** The followed URIs changed while a 2026-07-28 server is connected: its `subscriptions/listen` filter follows. */
   readonly onSubscriptionsChanged?: () => void;
+  /** The connection's call clocks (ServerCalls): reads and prompts are timed on them. */
+  readonly clocks?: CallClocks;
+}
+
+/**
+ * One read or prompt of a catalog timed like a tool call: on the connection's clock, which stops
+ * while a person answers a question the server asks meanwhile (a 2025-era elicitation during the
+ * read, a 2026-07-28 input request), so the time a person takes is not the server hanging. Without
+ * clocks, the SDK's own timeout.
+ */
+export async function onCallClock<T>(o: CatalogOptions, timeoutMs: number, signal: AbortSignal | undefined, send: (options: { timeout: number; signal?: AbortSignal }) => Promise<T>): Promise<T> {
+  if (!o.clocks) return send({ timeout: timeoutMs, ...(signal ? { signal } : {}) });
+  const clock = o.clocks.begin(o.server, undefined, timeoutMs, signal, false, timeoutMs);
+  try {
+    return await send({ timeout: clock.sdkTimeoutMs, signal: clock.signal });
+  } finally {
+    clock.end();
+  }
 }
 
 /**
@@ -100,7 +119,7 @@ export class ResourceCatalog {
 
   read(uri: string, options: { timeoutMs: number; signal?: AbortSignal }): Promise<ReadResourceResult> {
     const client = this.require();
-    return client.readResource({ uri }, { timeout: options.timeoutMs, signal: options.signal });
+    return onCallClock(this.o, options.timeoutMs, options.signal, (sent) => client.readResource({ uri }, sent));
   }
 
   /** Follow changes of `uri` (`resources/subscribe`) while subscribed; false when the server cannot. */

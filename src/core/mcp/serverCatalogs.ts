@@ -5,6 +5,7 @@ import type { Logger } from '../util/logger';
 import { PromptCatalog } from './promptCatalog';
 import { ResourceCatalog } from './resourceCatalog';
 import { toMcpLoggingLevel, type LogLevelSource } from './serverLogLevel';
+import type { CallClocks } from './call/toolCall';
 
 export interface ServerCatalogsOptions {
   readonly server: string;
@@ -17,6 +18,8 @@ export interface ServerCatalogsOptions {
   readonly logLevel?: LogLevelSource;
   /** The followed resources changed while a 2026-07-28 server is connected (its listen filter follows). */
   readonly onSubscriptionsChanged?: () => void;
+  /** The connection's call clocks: reads and prompts are timed on them (onCallClock). */
+  readonly calls?: CallClocks;
 }
 
 /**
@@ -34,7 +37,7 @@ export class ServerCatalogs {
   readonly onDidChange = this._onDidChange.event;
 
   constructor(private readonly o: ServerCatalogsOptions) {
-    const common = { server: o.server, logger: o.logger, redact: o.redact, listTimeoutMs: o.listTimeoutMs, debounceMs: o.refreshDebounceMs ?? 30, onDidChange: () => this._onDidChange.fire(), onSubscriptionsChanged: o.onSubscriptionsChanged };
+    const common = { server: o.server, logger: o.logger, redact: o.redact, listTimeoutMs: o.listTimeoutMs, debounceMs: o.refreshDebounceMs ?? 30, onDidChange: () => this._onDidChange.fire(), onSubscriptionsChanged: o.onSubscriptionsChanged, clocks: o.calls };
     this.resources = new ResourceCatalog(common);
     this.prompts = new PromptCatalog(common);
     if (o.logLevel?.onDidChange) {

@@ -6,7 +6,8 @@ import type { Disposable } from '../../util/event';
 import { NEVER_MS, type OpenCall } from './callDeadline';
 
 interface CallClock {
-  readonly tool: string;
+  /** The tool called; undefined for a request that is no tool call (a resource read, a prompt). */
+  readonly tool: string | undefined;
   pause(): void;
   resume(): void;
 }
@@ -24,13 +25,14 @@ export class ServerCalls {
   private readonly deadlines = new Deadlines();
 
   /**
-   * Start a call of `server`'s `tool` with a timeout of `timeoutMs` (of server time): one deadline
+   * Start a call of `server`'s `tool` (undefined: a request that is no tool call, timed alike but
+   * not named as the call a question belongs to) with a timeout of `timeoutMs` (of server time): one deadline
    * per call (all on one timer, see Deadlines), which progress restarts (`resetOnProgress`) but
    * never past `maxTotalMs` after the start (wall time: a call that keeps reporting progress still
    * ends). `signal` (the caller's Stop) aborts the call with its reason; the link is removed when
    * the call ends.
    */
-  begin(server: string, tool: string, timeoutMs: number, signal?: AbortSignal, resetOnProgress = false, maxTotalMs?: number): OpenCall {
+  begin(server: string, tool: string | undefined, timeoutMs: number, signal?: AbortSignal, resetOnProgress = false, maxTotalMs?: number): OpenCall {
     const deadline = new CallAbortController();
     const capAt = resetOnProgress && maxTotalMs !== undefined ? performance.now() + maxTotalMs : Infinity;
     let remaining = timeoutMs;
@@ -88,7 +90,9 @@ export class ServerCalls {
 
   /** The tools of `server` with a call in flight, in the order they started. */
   inFlight(server: string): string[] {
-    return [...(this.open.get(server) ?? [])].map((c) => c.tool);
+    const tools: string[] = [];
+    for (const c of this.open.get(server) ?? []) if (c.tool !== undefined) tools.push(c.tool);
+    return tools;
   }
 
   /** The user is being asked for `server`: its calls' clocks stop until the returned handle is disposed. */

@@ -36,7 +36,8 @@ export class ConnectionLostError extends Error {
 
 /** Where a call's clock comes from (ServerCalls): it stops while the user is asked on the server's behalf. */
 export interface CallClocks {
-  begin(server: string, tool: string, timeoutMs: number, signal: AbortSignal | undefined, resetOnProgress: boolean, maxTotalMs: number): OpenCall;
+  /** `tool` undefined: a request that is no tool call (a resource read, a prompt), on the same kind of clock. */
+  begin(server: string, tool: string | undefined, timeoutMs: number, signal: AbortSignal | undefined, resetOnProgress: boolean, maxTotalMs: number): OpenCall;
 }
 
 /** What every call on one connection shares. */

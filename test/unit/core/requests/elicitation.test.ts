@@ -203,6 +203,46 @@ describe('elicitation: servers that ask the user', function () {
     assert.equal((resultJson(r.modelText) as Any).action, 'accept');
   });
 
+  it("nor against a resource read's or a prompt's (a 2025-era server asks while it answers them), and neither is named as a tool call", async () => {
+    const kit = requestPorts({
+      prompter: new ScriptedPrompter(async (q) => {
+        await sleep(2500);
+        return { action: 'accept', content: q.form.defaults() };
+      }),
+    });
+    const host = await env.started({
+      settings: settings({ servers: [env.stdio('asks', 'asks', { timeoutMs: 1500, env: { FIXTURE_ASKING_CATALOG: '1' } })], autoApprove: ['asks/*'] }),
+      ...kit.options,
+    });
+    const read = await host.catalog.readResource({ server: 'asks', uri: 'asks://profile' });
+    assert.equal(read.outcome, 'ok', read.text);
+    assert.equal((JSON.parse((read.contents[0] as { text: string }).text) as Any).action, 'accept');
+    const prompt = await host.catalog.getPrompt({ server: 'asks', name: 'introduce' });
+    assert.equal(prompt.outcome, 'ok', prompt.text);
+    assert.equal((JSON.parse((prompt.messages[0]!.content as { text: string }).text) as Any).action, 'accept');
+    assert.deepEqual(
+      kit.prompter.forms.map((q) => q.duringCall),
+      [[], []],
+    );
+    assert.deepEqual(
+      requestRecords(kit.audit, 'elicitation').map((r) => [r.outcome, r.duringCall]),
+      [
+        ['accepted', []],
+        ['accepted', []],
+      ],
+    );
+  });
+
+  it('a resource read or a prompt whose server keeps quiet (and asks nothing) still times out on that clock', async () => {
+    const host = await env.started({
+      settings: settings({ servers: [env.stdio('asks', 'asks', { timeoutMs: 800, env: { FIXTURE_ASKING_CATALOG: '1' } })], autoApprove: ['asks/*'] }),
+    });
+    const read = await host.catalog.readResource({ server: 'asks', uri: 'asks://silent' });
+    assert.deepEqual([read.outcome, read.text], ['timeout', 'no answer within 800 ms']);
+    const prompt = await host.catalog.getPrompt({ server: 'asks', name: 'silent' });
+    assert.deepEqual([prompt.outcome, prompt.text], ['timeout', 'no answer within 800 ms']);
+  });
+
   it('questions are put to the user one at a time', async () => {
     let open = 0;
     let maxOpen = 0;
