@@ -210,6 +210,17 @@ describe('faults: the misbehaving fixtures do what they say', function () {
       for (let i = 0; i < 100 && h.alive(); i++) await sleep(25);
       assert.equal(h.alive(), false);
     });
+
+    it('dieAfterToolsListedMs: the process exits after its first tools/list answer', async () => {
+      const h = await startFaultyHttp(tempDir(), 'l', { dieAfterToolsListedMs: 100 });
+      https.push(h);
+      await post(h, { jsonrpc: '2.0', method: 'notifications/initialized' });
+      await sleep(300);
+      assert.equal(h.alive(), true, 'initialized alone does not end it');
+      await post(h, { jsonrpc: '2.0', id: 1, method: 'tools/list' });
+      for (let i = 0; i < 100 && h.alive(); i++) await sleep(25);
+      assert.equal(h.alive(), false);
+    });
   });
 });
 

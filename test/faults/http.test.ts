@@ -249,7 +249,9 @@ describe('faults: HTTP servers', function () {
     let s: Session;
     let ws: ReturnType<typeof makeWorkspace>;
     before(async () => {
-      h = await start(tempDir(), 'dies', { tools: [tool('echo')], dieAfterInitializedMs: 300 });
+      // It dies once it has listed its tools: after initialized, a loaded machine may still be listing them (then the
+      // start fails instead, which is another case).
+      h = await start(tempDir(), 'dies', { tools: [tool('echo')], dieAfterToolsListedMs: 300 });
       ws = makeWorkspace({ faulty: remote(h), healthy: healthyServer() });
       s = new Session(['--workspace', ws.dir, '--audit', ws.audit, '--timeout', LONG_TIMEOUT]);
       sessions.push(s);
