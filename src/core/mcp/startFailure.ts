@@ -58,6 +58,9 @@ export function describeStartFailure(e: unknown, transport: ServerTransport | un
     message = `server process exited (${exit}) before initialize completed`;
   } else if (e instanceof SdkError && e.code === SdkErrorCode.RequestTimeout) {
     message = initializeTimeoutText(connectTimeoutMs);
+  } else if (url && e instanceof SdkError && e.code === SdkErrorCode.ConnectionClosed) {
+    // A remote server gone in the middle of start-up (after initialize, while it was being listed): say which.
+    message = `the connection to ${url} closed during start-up`;
   } else {
     message = httpStatusText(e, url) ?? message;
   }
