@@ -86,9 +86,7 @@ export class ServerSignIn implements SignInControl {
     const resolved = await this.o.resolve(settings);
     const url = resolved.ok ? (resolved.server as RemoteServerSettings).url : settings.url;
     const had = await signOut(url, this.o.remote.store, (e) => this.o.onEvent(server, e));
-    this.o.remote.clear(server);
-    this.o.servers.get(server)?.forgetResults();
-    await this.restartIfStarted(server);
+    await this.credentialsChanged(server);
     return had;
   }
 
@@ -134,10 +132,7 @@ export class ServerSignIn implements SignInControl {
             })
           : this.noBrowser(server, onEvent);
     if (result.kind !== 'signedIn') return 'reason' in result ? { ...result, reason: redact(result.reason) } : result;
-    this.o.remote.clear(name);
-    // Another account may have signed in: nothing the last one was served (`private` results) is served again.
-    this.o.servers.get(name)?.forgetResults();
-    await this.restartIfStarted(name);
+    await this.credentialsChanged(name);
     return result;
   }
 
@@ -164,8 +159,15 @@ export class ServerSignIn implements SignInControl {
     return { kind: 'failed', reason };
   }
 
-  private async restartIfStarted(server: string): Promise<void> {
+  /**
+   * The server's credentials changed (signed in, perhaps as another account, or out): its pending
+   * sign-in request is answered, nothing the last credentials were served (`private` results) is
+   * served again, and a started connection restarts with the new ones.
+   */
+  private async credentialsChanged(server: string): Promise<void> {
+    this.o.remote.clear(server);
     const c = this.o.servers.get(server);
+    c?.forgetResults();
     if (c && ConnectionState.needsStop(c.state)) await this.o.servers.restartServer(server);
   }
 }
